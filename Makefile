@@ -1,0 +1,32 @@
+# Two entry points that work on a fresh machine with Python 3.11+ and make:
+#   make site   -> .venv, install, build docs/ into docs/_build/html (warnings are errors)
+#   make test   -> .venv, install, run every test
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: site site-zh test bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install -q -e ".[docs,test,ipython]"
+	touch $(STAMP)
+
+site: $(STAMP)
+	$(BIN)/sphinx-build -W --keep-going -b html docs docs/_build/html
+
+site-zh: $(STAMP)
+	$(BIN)/sphinx-build -W --keep-going -b html -D language=zh_CN docs docs/_build/html-zh
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python bench/run_all.py
+
+clean:
+	rm -rf docs/_build .pytest_cache

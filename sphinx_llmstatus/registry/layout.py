@@ -1,0 +1,92 @@
+"""Decode the 32-bit GE error-number layout that LLM DataDist codes are built with.
+
+Layout (``hicann/metadef``, ``inc/external/ge_common/api_error_codes.h``), from
+the most significant bit: runtime 2 bits, type 2 bits, level 3 bits, sysid 8
+bits, modid 5 bits, value 12 bits. Every LLM DataDist code is runtime=1
+(host), type=1 (error code), level=0 (common), sysid=8 (GE), modid=11 (LLM
+engine), so ``0x5010B000 + n``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .model import LLM_CODE_BASE, LLM_CODE_MASK
+
+#: (field, bit width), most significant first; the widths add up to 32.
+FIELDS: tuple[tuple[str, int], ...] = (
+    ("runtime", 2), ("type", 2), ("level", 3), ("sysid", 8), ("modid", 5), ("value", 12),
+)
+#: Meanings of the field values that LLM DataDist codes use.
+KNOWN = {
+    "runtime": {1: "host"},
+    "type": {1: "error code"},
+    "level": {0: "common"},
+    "sysid": {8: "GE"},
+    "modid": {11: "LLM engine"},
+}
+#: Other numbers that appear in the same logs and must never be read as LLM
+#: DataDist codes: HIXL/ADXL statuses and ACL runtime codes (FACTS.md).
+NEIGHBOUR_FAMILIES: tuple[tuple[range, str], ...] = (
+    (range(103900, 103906), "HIXL/ADXL status"),
+    (range(203900, 203901), "HIXL/ADXL status"),
+    (range(503900, 503901), "HIXL/ADXL status"),
+    (range(507000, 507100), "ACL runtime error"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class GeErrorLayout:
+    """The six fields of a 32-bit GE error number (all ints)."""
+
+    runtime: int
+    type: int
+    level: int
+    sysid: int
+    modid: int
+    value: int
+
+    @property
+    def is_llm_datadist(self) -> bool:
+        """True when the fields are those of the LLM engine module (``0x5010B0xx``)."""
+        return (self.runtime, self.type, self.level, self.sysid, self.modid) == (1, 1, 0, 8, 11)
+
+    def describe(self) -> str:
+        """``runtime=1 (host), type=1 (error code), ... value=9`` on one line."""
+        parts = []
+        for name, _ in FIELDS:
+            v = getattr(self, name)
+            label = KNOWN.get(name, {}).get(v)
+            parts.append(f"{name}={v}" + (f" ({label})" if label else ""))
+        return ", ".join(parts)
+
+    def as_dict(self) -> dict[str, int]:
+        return {name: getattr(self, name) for name, _ in FIELDS}
+
+
+def decode_layout(number: int) -> GeErrorLayout:
+    """Split a 32-bit number (0 to 0xFFFFFFFF) into the GE layout fields.
+
+    Raises ValueError for numbers outside 32 bits.
+    """
+    if not 0 <= number <= 0xFFFFFFFF:
+        raise ValueError(f"{number} is not a 32-bit unsigned value")
+    out = {}
+    shift = 32
+    for name, width in FIELDS:
+        shift -= width
+        out[name] = (number >> shift) & ((1 << width) - 1)
+    return GeErrorLayout(**out)
+
+
+def has_llm_layout(number: int) -> bool:
+    """True for numbers of the form ``0x5010B0xx``..``0x5010BFFF``."""
+    return 0 <= number <= 0xFFFFFFFF and (number & LLM_CODE_MASK) == LLM_CODE_BASE
+
+
+def neighbour_family(number: int) -> str | None:
+    """Name of the neighbouring code family ``number`` belongs to, if any."""
+    for rng, label in NEIGHBOUR_FAMILIES:
+        if number in rng:
+            return label
+    return None

@@ -1,0 +1,350 @@
+"""Read, merge and validate registry TOML files.
+
+The packaged file is ``sphinx_llmstatus/registry/data/registry.toml``. Extra
+files (Sphinx's ``llmstatus_registry_files``, the command's ``--registry``)
+use the same format: a ``[[code]]`` whose ``name`` matches a packaged code (in
+either API spelling) overrides only the fields it sets; any other ``[[code]]``
+adds a code and must be complete. Every error names the file, the entry and
+the field.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .model import (
+    APIS,
+    LANGS,
+    RECOVERABLE_VALUES,
+    ApiView,
+    Registry,
+    Source,
+    StatusCode,
+    Text,
+)
+
+PACKAGED_NAME = "registry.toml"
+SCHEMA_VERSION = 1
+
+_NAME_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
+_BACKTICK_RE = re.compile(r"`([^`]+)`")
+_CODE_KEYS = {"name", "value", "related", "aliases", "note", "python", "cpp"}
+_VIEW_KEYS = {
+    "name", "documented", "source", "recoverable", "meaning", "remedy",
+    "functions", "options", "modes",
+}
+_SOURCE_KEYS = {"api", "kind", "title", "url"}
+
+
+class RegistryError(ValueError):
+    """A registry file is unreadable or breaks the schema.
+
+    ``file``, ``entry`` (a code name, ``sources.KEY`` or ``[[code]] #N``) and
+    ``field`` (a dotted path such as ``python.recoverable``) say where; ``str()``
+    reads ``FILE: entry ENTRY: field FIELD: reason``.
+    """
+
+    def __init__(self, file: str, reason: str, entry: str | None = None, field: str | None = None):
+        self.file, self.entry, self.field, self.reason = file, entry, field, reason
+        where = [file]
+        if entry is not None:
+            where.append(f"entry {entry}")
+        if field is not None:
+            where.append(f"field {field}")
+        super().__init__(": ".join(where) + ": " + reason)
+
+
+def packaged_registry_path() -> Path:
+    """Filesystem path of the packaged registry file."""
+    return Path(str(resources.files("sphinx_llmstatus.registry").joinpath("data", PACKAGED_NAME)))
+
+
+def read_toml(path: str | Path) -> dict[str, Any]:
+    """Parse one TOML file; RegistryError naming the file on I/O or syntax errors."""
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except OSError as exc:
+        raise RegistryError(str(path), f"cannot read: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise RegistryError(str(path), f"invalid TOML: {exc}") from None
+
+
+class _Builder:
+    """Merges raw TOML documents, remembering which file set each field."""
+
+    def __init__(self) -> None:
+        self.sources: dict[str, dict[str, Any]] = {}
+        self.source_files: dict[str, str] = {}
+        self.codes: dict[str, dict[str, Any]] = {}  # canonical name -> raw entry
+        self.aliases: dict[str, str] = {}  # any spelling (upper) -> canonical name
+        self.origin: dict[tuple[str, str], str] = {}  # (name, field path) -> file
+        self.defined_in: dict[str, str] = {}
+
+    def add(self, doc: Mapping[str, Any], file: str) -> None:
+        schema = doc.get("schema", SCHEMA_VERSION)
+        if schema != SCHEMA_VERSION:
+            raise RegistryError(file, f"unsupported schema {schema!r} (expected {SCHEMA_VERSION})", field="schema")
+        unknown = set(doc) - {"schema", "sources", "code"}
+        if unknown:
+            raise RegistryError(file, f"unknown top-level key(s): {', '.join(sorted(unknown))}")
+        sources = doc.get("sources", {})
+        if not isinstance(sources, dict):
+            raise RegistryError(file, "must be a table of tables", field="sources")
+        for key, raw in sources.items():
+            if not isinstance(raw, dict):
+                raise RegistryError(file, "must be a table", entry=f"sources.{key}")
+            merged = {**self.sources.get(key, {}), **raw}
+            self.sources[key] = merged
+            self.source_files[key] = file
+        codes = doc.get("code", [])
+        if not isinstance(codes, list):
+            raise RegistryError(file, "must be an array of tables ([[code]])", field="code")
+        for index, raw in enumerate(codes, 1):
+            self._add_code(raw, file, index)
+
+    def _add_code(self, raw: Any, file: str, index: int) -> None:
+        entry = f"[[code]] #{index}"
+        if not isinstance(raw, dict):
+            raise RegistryError(file, "must be a table", entry=entry)
+        name = raw.get("name")
+        if not isinstance(name, str) or not name:
+            raise RegistryError(file, "missing or not a string", entry=entry, field="name")
+        unknown = set(raw) - _CODE_KEYS
+        if unknown:
+            raise RegistryError(file, f"unknown key(s): {', '.join(sorted(unknown))}", entry=name)
+        canonical = self.aliases.get(name.upper())
+        if canonical is not None and self.defined_in[canonical] == file:
+            raise RegistryError(file, f"duplicate name {name!r} (already defined in this file)", entry=name, field="name")
+        if canonical is None:
+            canonical = name
+            self.codes[canonical] = {}
+            self.defined_in[canonical] = file
+        target = self.codes[canonical]
+        for key, value in raw.items():
+            if key in ("python", "cpp") and isinstance(value, dict) and isinstance(target.get(key), dict):
+                target[key] = {**target[key], **value}
+                for sub in value:
+                    self.origin[(canonical, f"{key}.{sub}")] = file
+            elif key != "name" or canonical == name:
+                target[key] = value
+                self.origin[(canonical, key)] = file
+        target.setdefault("name", canonical)
+        for spelling in _spellings(target):
+            self.aliases.setdefault(spelling.upper(), canonical)
+
+    def build(self, files: tuple[str, ...]) -> Registry:
+        sources = {key: self._source(key, raw) for key, raw in self.sources.items()}
+        codes = [self._code(name, raw, sources) for name, raw in self.codes.items()]
+        self._check_unique(codes)
+        known = {s.upper() for c in codes for s in c.spellings}
+        for code in codes:
+            self._check_references(code, known)
+        codes.sort(key=_sort_key)
+        return Registry(codes=tuple(codes), sources=sources, files=files)
+
+    # -- pieces --------------------------------------------------------------
+
+    def _where(self, name: str, field: str) -> str:
+        head = field.split(".")[0]
+        return self.origin.get((name, field)) or self.origin.get((name, head)) or self.defined_in[name]
+
+    def _fail(self, name: str, field: str, reason: str) -> RegistryError:
+        return RegistryError(self._where(name, field), reason, entry=name, field=field)
+
+    def _source(self, key: str, raw: dict[str, Any]) -> Source:
+        file, entry = self.source_files[key], f"sources.{key}"
+        unknown = set(raw) - _SOURCE_KEYS
+        if unknown:
+            raise RegistryError(file, f"unknown key(s): {', '.join(sorted(unknown))}", entry=entry)
+        api = raw.get("api")
+        if api not in APIS:
+            raise RegistryError(file, f"must be one of {', '.join(APIS)}", entry=entry, field="api")
+        kind = raw.get("kind")
+        if kind not in ("page", "source"):
+            raise RegistryError(file, "must be 'page' or 'source'", entry=entry, field="kind")
+        url = raw.get("url")
+        if not isinstance(url, str) or not url.startswith(("https://", "http://")):
+            raise RegistryError(file, "must be an http(s) URL", entry=entry, field="url")
+        title = _text(raw.get("title"), lambda f, r: RegistryError(file, r, entry=entry, field=f), "title")
+        return Source(key=key, api=api, kind=kind, title=title, url=url)
+
+    def _code(self, name: str, raw: dict[str, Any], sources: Mapping[str, Source]) -> StatusCode:
+        if not _NAME_RE.match(name):
+            raise self._fail(name, "name", "must be an upper-case identifier such as LLM_LINK_FAILED")
+        value = raw.get("value")
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self._fail(name, "value", "missing or not an integer")
+        if not -(2**31) <= value < 2**32:
+            raise self._fail(name, "value", f"{value} does not fit in 32 bits")
+        views = {}
+        for api in APIS:
+            if api in raw:
+                views[api] = self._view(name, api, raw[api], sources)
+        if not views:
+            raise self._fail(name, "python", "a code needs a [code.python] or a [code.cpp] table")
+        note = None
+        if "note" in raw:
+            note = _text(raw["note"], lambda f, r: self._fail(name, f, r), "note")
+        return StatusCode(
+            name=name,
+            value=value,
+            python=views.get("python"),
+            cpp=views.get("cpp"),
+            related=self._names(name, raw, "related"),
+            aliases=self._names(name, raw, "aliases"),
+            note=note,
+        )
+
+    def _names(self, name: str, raw: Mapping[str, Any], field: str) -> tuple[str, ...]:
+        value = raw.get(field, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            raise self._fail(name, field, "must be a list of non-empty strings")
+        return tuple(value)
+
+    def _view(self, name: str, api: str, raw: Any, sources: Mapping[str, Source]) -> ApiView:
+        def fail(field: str, reason: str) -> RegistryError:
+            return self._fail(name, f"{api}.{field}", reason)
+
+        if not isinstance(raw, dict):
+            raise fail("", "must be a table")
+        unknown = set(raw) - _VIEW_KEYS
+        if unknown:
+            raise fail(sorted(unknown)[0], "unknown key")
+        spelled = raw.get("name")
+        if not isinstance(spelled, str) or not _NAME_RE.match(spelled):
+            raise fail("name", "missing or not an upper-case identifier")
+        documented = raw.get("documented")
+        if not isinstance(documented, bool):
+            raise fail("documented", "missing or not true/false")
+        source_key = raw.get("source")
+        source = sources.get(source_key) if isinstance(source_key, str) else None
+        if source is None:
+            raise fail("source", f"{source_key!r} is not a key of [sources] ({', '.join(sorted(sources))})")
+        if source.api != api:
+            raise fail("source", f"source {source_key!r} belongs to the {source.api} API")
+        if documented and source.kind != "page":
+            raise fail("source", "a documented row must cite a vendor page (kind = 'page')")
+        recoverable = raw.get("recoverable")
+        if recoverable not in RECOVERABLE_VALUES:
+            raise fail("recoverable", f"{recoverable!r} is not one of {', '.join(RECOVERABLE_VALUES)}")
+        if documented and recoverable == "unknown":
+            raise fail("recoverable", "a documented row must say yes, no or n/a")
+        lists = {}
+        for field in ("functions", "options", "modes"):
+            value = raw.get(field, [])
+            if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+                raise fail(field, "must be a list of non-empty strings")
+            lists[field] = tuple(value)
+        meaning = _text(raw.get("meaning"), fail, "meaning")
+        remedy = _text(raw.get("remedy"), fail, "remedy")
+        return ApiView(
+            api=api,  # type: ignore[arg-type]
+            name=spelled,
+            documented=documented,
+            source=source,
+            recoverable=recoverable,  # type: ignore[arg-type]
+            meaning=meaning,
+            remedy=remedy,
+            **lists,
+        )
+
+    def _check_unique(self, codes: Iterable[StatusCode]) -> None:
+        names: dict[str, str] = {}
+        values: dict[int, str] = {}
+        for code in codes:
+            for spelling in code.spellings:
+                other = names.setdefault(spelling.upper(), code.name)
+                if other != code.name:
+                    raise self._fail(code.name, "name", f"spelling {spelling!r} is also used by {other}")
+            other = values.setdefault(code.value, code.name)
+            if other != code.name:
+                raise self._fail(code.name, "value", f"duplicate value {code.value:#x}: also {other}")
+
+    def _check_references(self, code: StatusCode, known: set[str]) -> None:
+        for i, related in enumerate(code.related):
+            if related.upper() not in known:
+                raise self._fail(code.name, "related", f"{related!r} is not a code of the registry")
+        for view in code.views:
+            listed = set(view.api_names)
+            for field in ("meaning", "remedy"):
+                text = getattr(view, field)
+                for lang in LANGS:
+                    for token in _BACKTICK_RE.findall(text.get(lang)):
+                        ident = token.split("=")[0].strip()
+                        if ident not in listed and ident.upper() not in known:
+                            raise self._fail(
+                                code.name, f"{view.api}.{field}.{lang}",
+                                f"`{token}` is neither a code nor listed in functions/options/modes",
+                            )
+            for api_name in view.api_names:
+                for lang in LANGS:
+                    text = view.meaning.get(lang) + "\n" + view.remedy.get(lang)
+                    if not re.search(rf"`{re.escape(api_name)}(=[^`]*)?`", text):
+                        raise self._fail(
+                            code.name, f"{view.api}.remedy.{lang}",
+                            f"names no `{api_name}`, which the entry lists",
+                        )
+
+
+def _spellings(raw: Mapping[str, Any]) -> list[str]:
+    out = [raw["name"]]
+    for api in APIS:
+        view = raw.get(api)
+        if isinstance(view, dict) and isinstance(view.get("name"), str):
+            out.append(view["name"])
+    aliases = raw.get("aliases", [])
+    if isinstance(aliases, list):
+        out.extend(a for a in aliases if isinstance(a, str))
+    return out
+
+
+def _text(raw: Any, fail: Any, field: str) -> Text:
+    if not isinstance(raw, dict):
+        raise fail(field, "missing: needs a table with 'en' and 'zh'")
+    for lang in LANGS:
+        value = raw.get(lang)
+        if not isinstance(value, str) or not value.strip():
+            raise fail(f"{field}.{lang}", "missing or empty")
+    extra = set(raw) - set(LANGS)
+    if extra:
+        raise fail(f"{field}.{sorted(extra)[0]}", "unknown language (use en and zh)")
+    return Text(en=raw["en"], zh=raw["zh"])
+
+
+def _sort_key(code: StatusCode) -> tuple[int, int]:
+    # Success, the LLM family by value, generic failure, runtime codes, -1.
+    if code.value == 0:
+        return (0, 0)
+    if code.is_llm_layout:
+        return (1, code.value)
+    if code.value == 0xFFFFFFFF:
+        return (2, 0)
+    return (3, code.value) if code.value > 0 else (4, -code.value)
+
+
+def load_registry(extra_files: Iterable[str | Path] = (), *, packaged: bool = True) -> Registry:
+    """Load the packaged registry plus ``extra_files`` (later files override earlier ones).
+
+    Returns a new :class:`Registry`. Raises :class:`RegistryError` naming the
+    file, entry and field of the first problem found.
+    """
+    builder = _Builder()
+    files: list[str] = []
+    paths = ([packaged_registry_path()] if packaged else []) + [Path(p) for p in extra_files]
+    for path in paths:
+        builder.add(read_toml(path), str(path))
+        files.append(str(path))
+    return builder.build(tuple(files))
+
+
+@lru_cache(maxsize=1)
+def default_registry() -> Registry:
+    """The packaged registry, loaded once per process and cached."""
+    return load_registry()

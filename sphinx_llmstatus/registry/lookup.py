@@ -1,0 +1,218 @@
+"""Turn whatever a user pastes into status codes, and search the registry.
+
+Accepted forms (case-insensitive where letters appear):
+
+* a name in either API's spelling or an alias: ``llm_param_invalid``,
+  ``LLM_WAIT_PROCESS_TIMEOUT``, ``ACL_ERROR_RT_DEVICE_MEM_ERROR``;
+* the enum as Python prints it: ``LLMStatusCode.LLM_LINK_FAILED`` (``str()``)
+  and ``<LLMStatusCode.LLM_LINK_FAILED: 1343270921>`` (``repr()``); C++
+  qualified names ``llm_datadist::LLM_LINK_FAILED`` / ``ge::...``;
+* hex with or without ``0x``: ``0x5010b005``, ``5010B005``;
+* decimal, also signed: ``1343270917``, ``-1`` (both ``LLM_UNKNOWN_ERROR`` and
+  ``LLM_FAILED`` read as a signed int32).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .layout import GeErrorLayout, decode_layout, has_llm_layout, neighbour_family
+from .loader import default_registry
+from .model import LANGS, Registry, StatusCode
+
+_REPR_RE = re.compile(r"^<\s*LLMStatusCode\.([A-Za-z0-9_]+)\s*:\s*(-?\d+)\s*>$")
+_QUALIFIED_RE = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*(?:\.|::))+([A-Za-z][A-Za-z0-9_]*)$")
+_DEC_RE = re.compile(r"^[+-]?\d+$")
+_HEX_RE = re.compile(r"^(?:0[xX])?([0-9A-Fa-f]+)[uU]?$")
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """One meaning of a lookup query: the code and how the query was read."""
+
+    code: StatusCode
+    reading: str  # e.g. "name", "Python name", "hex", "decimal", "signed int32"
+
+
+class UnknownStatusCode(LookupError):
+    """The query names no status code of the registry.
+
+    ``query`` is the input as given; ``suggestions`` holds up to three close
+    code names (possibly empty). For numbers, ``value`` is the number and
+    ``layout`` its GE error-number fields (None when it does not fit 32 bits);
+    ``family`` names a neighbouring code family it belongs to, if any.
+    """
+
+    def __init__(
+        self,
+        query: str,
+        suggestions: tuple[str, ...] = (),
+        *,
+        value: int | None = None,
+        layout: GeErrorLayout | None = None,
+        family: str | None = None,
+    ):
+        self.query, self.suggestions = query, suggestions
+        self.value, self.layout, self.family = value, layout, family
+        super().__init__(self.reason())
+
+    @property
+    def is_llm_layout(self) -> bool:
+        """True when the number has the LLM DataDist layout but is not in the registry."""
+        return self.layout is not None and self.layout.is_llm_datadist
+
+    def reason(self) -> str:
+        """One line: what was not found, why, and the suggestions."""
+        if self.value is not None:
+            hex_form = f"0x{self.value & 0xFFFFFFFF:08X}"
+            shown = self.query
+            if self.layout is not None and hex_form.lower() != "0x" + self.query.lower().removeprefix("0x").zfill(8):
+                shown = f"{self.query} ({hex_form})"
+            if self.is_llm_layout:
+                msg = f"{shown} has the LLM DataDist layout but is not a known code ({self.layout.describe()})"
+            elif self.family:
+                msg = f"{shown} is a {self.family} code, not an LLM DataDist status code"
+            elif self.layout is not None:
+                msg = f"{shown} is not an LLM DataDist status code (GE layout: {self.layout.describe()})"
+            else:
+                msg = f"{shown} is not an LLM DataDist status code (does not fit in 32 bits)"
+        else:
+            msg = f"unknown LLM DataDist status code {self.query!r}"
+        if self.suggestions:
+            msg += "; did you mean " + ", ".join(self.suggestions) + "?"
+        return msg
+
+
+def _normalise(query: str) -> str:
+    return query.strip().strip("`'\"").strip().rstrip(",.;")
+
+
+def lookup(query: str, registry: Registry | None = None) -> tuple[Match, ...]:
+    """All meanings of ``query`` (see the module docstring for the forms).
+
+    Returns one :class:`Match` per meaning, most direct first (``-1`` gives two).
+    Raises :class:`UnknownStatusCode` when nothing matches.
+    """
+    reg = registry if registry is not None else default_registry()
+    text = _normalise(query)
+    if not text:
+        raise UnknownStatusCode(query)
+
+    m = _REPR_RE.match(text)
+    if m:
+        text = m.group(1)
+    else:
+        q = _QUALIFIED_RE.match(text)
+        if q and not _HEX_RE.match(text):
+            text = q.group(1)
+
+    code = reg.get(text)
+    if code is not None:
+        return (Match(code, _name_reading(code, text)),)
+
+    number = _parse_number(text)
+    if number is not None:
+        return _lookup_number(text, number, reg)
+    raise UnknownStatusCode(query, suggest(text, reg))
+
+
+def _name_reading(code: StatusCode, text: str) -> str:
+    up = text.upper()
+    for view in code.views:
+        if view.name == up and view.name != code.name:
+            return f"{'Python' if view.api == 'python' else 'C++'} name"
+    return "alias" if up in code.aliases else "name"
+
+
+def _parse_number(text: str) -> int | None:
+    if _DEC_RE.match(text):
+        return int(text, 10)
+    m = _HEX_RE.match(text)
+    if m and (text[:2].lower() == "0x" or any(c in "abcdefABCDEF" for c in m.group(1))):
+        return int(m.group(1), 16)
+    return None
+
+
+def _lookup_number(text: str, number: int, reg: Registry) -> tuple[Match, ...]:
+    is_hex = not _DEC_RE.match(text)
+    matches: list[Match] = []
+    code = reg.by_value(number)
+    if code is not None:
+        matches.append(Match(code, "hex" if is_hex else "decimal"))
+    if number < 0 and number >= -(2**31):
+        unsigned = reg.by_value(number & 0xFFFFFFFF)
+        if unsigned is not None:
+            matches.append(Match(unsigned, f"signed int32 ({number} = 0x{number & 0xFFFFFFFF:08X})"))
+    elif not is_hex and len(text) == 8 and code is None:
+        # 8 digits with no a-f letter, e.g. 5010B00x typed without letters: try hex too.
+        as_hex = reg.by_value(int(text, 16))
+        if as_hex is not None:
+            matches.append(Match(as_hex, "hex"))
+    if matches:
+        return tuple(matches)
+    unsigned_value = number & 0xFFFFFFFF if -(2**31) <= number < 0 else number
+    layout = decode_layout(unsigned_value) if 0 <= unsigned_value <= 0xFFFFFFFF else None
+    suggestions: tuple[str, ...] = ()
+    if layout is not None and has_llm_layout(unsigned_value):
+        near = sorted(
+            (c for c in reg if c.is_llm_layout), key=lambda c: abs(c.value - unsigned_value)
+        )[:3]
+        suggestions = tuple(c.name for c in near)
+    raise UnknownStatusCode(
+        text, suggestions, value=number, layout=layout, family=neighbour_family(number)
+    )
+
+
+def suggest(text: str, registry: Registry | None = None, limit: int = 3) -> tuple[str, ...]:
+    """Up to ``limit`` code names close to ``text`` (difflib ratio, then substring)."""
+    reg = registry if registry is not None else default_registry()
+    up = _normalise(text).upper()
+    if not up:
+        return ()
+    spellings = {s.upper(): reg[s].name for s in reg.spellings}
+    candidates = list(spellings)
+    # Users often drop the LLM_ prefix: compare with and without it.
+    probe = up if up.startswith("LLM_") else "LLM_" + up
+    out: list[str] = []
+    for hit in difflib.get_close_matches(probe, candidates, n=limit * 2, cutoff=0.6):
+        name = spellings[hit]
+        if name not in out:
+            out.append(name)
+    if len(out) < limit:
+        for cand in candidates:
+            if up in cand and spellings[cand] not in out:
+                out.append(spellings[cand])
+    return tuple(out[:limit])
+
+
+def search(text: str, registry: Registry | None = None) -> tuple[StatusCode, ...]:
+    """Codes whose names, meanings, remedies, notes or API names contain every word of ``text``.
+
+    Matching is case-insensitive and covers English and Chinese; Chinese text
+    needs no spaces (``建链`` matches any text containing it). An empty query
+    returns every code.
+    """
+    reg = registry if registry is not None else default_registry()
+    words = [w.casefold() for w in _normalise(text).split()]
+    out = []
+    for code in reg:
+        haystack = _haystack(code)
+        if all(w in haystack for w in words):
+            out.append(code)
+    return tuple(out)
+
+
+@lru_cache(maxsize=1024)
+def _haystack(code: StatusCode) -> str:
+    parts = list(code.spellings)
+    if code.note:
+        parts += [code.note.get(lang) for lang in LANGS]
+    for view in code.views:
+        parts += list(view.api_names)
+        for lang in LANGS:
+            parts += [view.meaning.get(lang), view.remedy.get(lang)]
+    return "\n".join(parts).casefold()
+

@@ -1,0 +1,54 @@
+"""The Sphinx face of sphinx_llmstatus: domain ``llm``, ``llm-status`` directive and role.
+
+``setup()`` registers everything; HTML builders also get ``llmstatus.css``.
+Imported only by Sphinx (via ``sphinx_llmstatus.setup``), never by the
+command or the IPython magic.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sphinx.application import Sphinx
+
+from .. import __version__
+from . import config
+from .domain import LLMDomain, fallback_reference
+from .entry import setup_entry
+from .labels import CATALOG, LOCALE_DIR
+from .role import setup_role
+from .table import setup_table
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+
+#: Bump when the stored environment data changes shape (or the packaged registry changes meaning).
+ENV_VERSION = 1
+
+
+def _add_assets(app: Sphinx) -> None:
+    # CSS only where it can apply: HTML-family builders, never written into outdir by hand.
+    if app.builder.format != "html":
+        return
+    static_path = app.config.html_static_path
+    if str(STATIC_DIR) not in static_path:
+        static_path.append(str(STATIC_DIR))
+    app.add_css_file("llmstatus.css")
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    config.register(app)
+    setup_entry(app)
+    setup_table(app)
+    setup_role(app)
+    app.add_domain(LLMDomain)
+    app.add_message_catalog(CATALOG, str(LOCALE_DIR))
+    app.connect("builder-inited", _add_assets)
+    # After intersphinx (priority 500): the vendor page is the last resort.
+    app.connect("missing-reference", fallback_reference, priority=900)
+    return {
+        "version": __version__,
+        "env_version": ENV_VERSION,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }

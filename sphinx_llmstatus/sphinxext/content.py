@@ -1,0 +1,233 @@
+"""Docutils nodes for registry content: inline text, badges, a code's entry body, code tables.
+
+Only standard docutils and Sphinx nodes are produced (paragraph, literal,
+inline, table, pending_xref, reference), so every builder and MyST work
+without extra visitors; HTML styling hangs on ``llmstatus-*`` classes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from docutils import nodes
+from sphinx import addnodes
+
+from ..registry import Registry, StatusCode
+from .labels import label
+
+if TYPE_CHECKING:
+    from sphinx.environment import BuildEnvironment
+
+_BACKTICK_SPLIT = re.compile(r"`([^`]+)`")
+
+#: Table columns authors can pick with ``:columns:``.
+COLUMNS: dict[str, str] = {
+    "name": "Code",
+    "python": "Python name",
+    "cpp": "C++ name",
+    "hex": "Hex",
+    "decimal": "Decimal",
+    "recoverable": "Recoverable",
+    "meaning": "Meaning",
+    "remedy": "Remedy",
+}
+DEFAULT_COLUMNS = ("name", "hex", "decimal", "recoverable", "meaning")
+
+_API_LABEL = {"python": "Python", "cpp": "C++"}
+_BADGE_TEXT = {
+    "yes": "recoverable",
+    "no": "not recoverable",
+    "n/a": "not applicable",
+    "unknown": "not documented",
+}
+
+
+class Renderer:
+    """Builds nodes for one directive: knows the registry, language and env."""
+
+    def __init__(self, env: BuildEnvironment, registry: Registry, lang: str, project_lang: str):
+        self.env, self.registry, self.lang, self.project_lang = env, registry, lang, project_lang
+        self.api_links: dict[str, str] = env.config.llmstatus_api_links
+
+    def _(self, message: str) -> str:
+        return label(message, self.lang, self.project_lang)
+
+    # -- inline ---------------------------------------------------------------
+
+    def code_xref(self, name: str, *, silent: bool = False, text: str | None = None) -> nodes.Node:
+        """A cross-reference to a code's entry (``silent``: no fallback, plain text if none)."""
+        lit = nodes.literal(text or name, text or name, classes=["llmstatus-code"])
+        ref = addnodes.pending_xref(
+            "", lit, refdomain="llm", reftype="status", reftarget=name,
+            refexplicit=False, refwarn=False, refdoc=self.env.docname,
+        )
+        if silent:
+            ref["llmstatus_silent"] = True
+        return ref
+
+    def api_name(self, name: str) -> nodes.Node:
+        """An API name as code; linked when ``llmstatus_api_links`` maps it."""
+        lit = nodes.literal(name, name, classes=["llmstatus-api"])
+        target = self.api_links.get(name.split("=")[0].strip())
+        if not target:
+            return lit
+        if "://" in target or target.startswith(("/", "#")):
+            return nodes.reference("", "", lit, refuri=target, internal=False)
+        domain, _, rest = target.partition(":")
+        reftype, _, reftarget = rest.partition(":")
+        if not reftarget:  # "std:label" style without a type -> treat as a :ref: label
+            domain, reftype, reftarget = "std", "ref", target
+        return addnodes.pending_xref(
+            "", lit, refdomain=domain, reftype=reftype, reftarget=reftarget,
+            refexplicit=True, refwarn=True, refdoc=self.env.docname,
+        )
+
+    def inline(self, text: str) -> list[nodes.Node]:
+        """Registry text with `backticked` names turned into code and links."""
+        out: list[nodes.Node] = []
+        for i, part in enumerate(_BACKTICK_SPLIT.split(text)):
+            if not part:
+                continue
+            if i % 2 == 0:
+                out.append(nodes.Text(part))
+            elif part in self.registry:
+                out.append(self.code_xref(self.registry[part].name, text=part))
+            else:
+                out.append(self.api_name(part))
+        return out
+
+    def para(self, text: str, classes: Sequence[str] = ()) -> nodes.paragraph:
+        return nodes.paragraph("", "", *self.inline(text), classes=list(classes))
+
+    def badge(self, recoverable: str) -> nodes.inline:
+        key = recoverable.replace("/", "")
+        text = self._(_BADGE_TEXT[recoverable])
+        return nodes.inline(text, text, classes=["llmstatus-badge", f"llmstatus-recoverable-{key}"])
+
+    # -- a code's entry ------------------------------------------------------------
+
+    def entry_body(self, code: StatusCode, apis: Sequence[str]) -> list[nodes.Node]:
+        """Meaning, note, per-API table, related codes and sources of one code."""
+        views = [v for v in code.views if v.api in apis]
+        out: list[nodes.Node] = []
+        meanings = {v.meaning.get(self.lang) for v in views}
+        if len(meanings) == 1:
+            out.append(self.para(meanings.pop(), ["llmstatus-meaning"]))
+        if code.note is not None:
+            note = nodes.note("", self.para(code.note.get(self.lang)), classes=["llmstatus-note"])
+            out.append(note)
+        if views:
+            out.append(self._api_table(code, views))
+        if code.related:
+            p = nodes.paragraph("", "", classes=["llmstatus-related"])
+            p += nodes.strong("", self._("Related codes") + ": ")
+            for i, name in enumerate(code.related):
+                if i:
+                    p += nodes.Text(", ")
+                p += self.code_xref(self.registry[name].name)
+            out.append(p)
+        return out
+
+    def _api_table(self, code: StatusCode, views: Sequence) -> nodes.table:
+        header = [self._("Field")] + [_API_LABEL[v.api] for v in views]
+        rows: list[list[list[nodes.Node]]] = [
+            [[nodes.Text(self._("Name"))]]
+            + [[nodes.literal(v.name, v.name)] for v in views],
+            [[nodes.Text(self._("Recoverable"))]] + [[self.badge(v.recoverable)] for v in views],
+        ]
+        if len({v.meaning.get(self.lang) for v in views}) > 1:
+            rows.append([[nodes.Text(self._("Meaning"))]]
+                        + [self.inline(v.meaning.get(self.lang)) for v in views])
+        rows.append([[nodes.Text(self._("Remedy"))]]
+                    + [self.inline(v.remedy.get(self.lang)) for v in views])
+        rows.append([[nodes.Text(self._("Source"))]] + [self._source_cell(v) for v in views])
+        widths = [16] + [42] * len(views)
+        return build_table(header, rows, widths, classes=["llmstatus-entry-table"])
+
+    def _source_cell(self, view) -> list[nodes.Node]:
+        title = view.source.title.get(self.lang)
+        ref = nodes.reference(title, title, refuri=view.source.url, internal=False)
+        status = self._("vendor page") if view.documented else self._("not on the vendor page")
+        return [ref, nodes.Text(f" ({status})")]
+
+    # -- code tables -------------------------------------------------------------------
+
+    def code_table(
+        self, codes: Iterable[StatusCode], columns: Sequence[str], apis: Sequence[str],
+        row_id: callable,
+    ) -> nodes.table:
+        """A table of ``codes`` with ``columns``; ``row_id(code)`` gives each row's anchor."""
+        header = [self._(COLUMNS[c]) for c in columns]
+        rows, ids = [], []
+        for code in codes:
+            views = [v for v in code.views if v.api in apis]
+            rows.append([self._cell(code, views, col) for col in columns])
+            ids.append(row_id(code))
+        widths = [{"meaning": 30, "remedy": 40}.get(c, 12) for c in columns]
+        return build_table(header, rows, widths, classes=["llmstatus-table"], row_ids=ids)
+
+    def _cell(self, code: StatusCode, views: Sequence, column: str) -> list[nodes.Node]:
+        both = len(views) > 1
+        if column == "name":
+            return [self.code_xref(code.name, silent=True)]
+        if column in ("python", "cpp"):
+            view = code.view(column)
+            return [nodes.literal(view.name, view.name)] if view else [nodes.Text("—")]
+        if column == "hex":
+            return [nodes.literal(code.hex, code.hex)] if code.hex else [nodes.Text("—")]
+        if column == "decimal":
+            return [nodes.Text(str(code.value))]
+        if column == "recoverable":
+            out: list[nodes.Node] = []
+            for v in views:
+                if both:
+                    out.append(nodes.Text(_API_LABEL[v.api] + " "))
+                out.append(self.badge(v.recoverable))
+                if both:
+                    out.append(nodes.Text(" "))
+            return out
+        field = column  # meaning / remedy
+        texts = {getattr(v, field).get(self.lang) for v in views}
+        if len(texts) <= 1:
+            return self.inline(texts.pop()) if texts else []
+        out = []
+        for v in views:
+            out += [nodes.strong("", _API_LABEL[v.api] + ": ")] + self.inline(getattr(v, field).get(self.lang)) + [nodes.Text(" ")]
+        return out
+
+
+def build_table(
+    header: Sequence[str],
+    rows: Sequence[Sequence[list[nodes.Node]]],
+    widths: Sequence[int],
+    classes: Sequence[str] = (),
+    row_ids: Sequence[str] | None = None,
+) -> nodes.table:
+    """A docutils table (table/tgroup/colspec/thead/tbody) from cells of nodes."""
+    table = nodes.table("", classes=list(classes))
+    tgroup = nodes.tgroup("", cols=len(header))
+    table += tgroup
+    for w in widths:
+        tgroup += nodes.colspec(colwidth=w)
+    thead = nodes.thead()
+    tgroup += thead
+    thead += _row([[nodes.Text(h)] for h in header])
+    tbody = nodes.tbody()
+    tgroup += tbody
+    for i, cells in enumerate(rows):
+        row = _row(cells)
+        if row_ids is not None:
+            row["ids"].append(row_ids[i])
+        tbody += row
+    return table
+
+
+def _row(cells: Sequence[list[nodes.Node]]) -> nodes.row:
+    row = nodes.row()
+    for cell in cells:
+        entry = nodes.entry()
+        entry += nodes.paragraph("", "", *cell)
+        row += entry
+    return row

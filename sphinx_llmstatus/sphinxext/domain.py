@@ -1,0 +1,204 @@
+"""The ``llm`` domain: the ``status`` object type, its targets, inventory and resolution.
+
+Targets come in two kinds: a code's entry (``.. llm-status:: CODE``) and a row
+of a code table. A reference resolves to the entry, else to a table row; if
+the project has neither, ``resolve_xref`` returns None so intersphinx can try,
+and :func:`fallback_reference` (a late ``missing-reference`` handler) links the
+vendor page or warns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from docutils import nodes
+from docutils.nodes import Element
+from sphinx import addnodes
+from sphinx.addnodes import pending_xref
+from sphinx.builders import Builder
+from sphinx.domains import Domain, ObjType
+from sphinx.environment import BuildEnvironment
+from sphinx.locale import _ as sphinx_
+from sphinx.util.nodes import make_refnode
+
+from ..registry import UnknownStatusCode, lookup
+from .config import registry_lang
+from .diagnostics import Subtype, warn
+from .state import get_registry
+
+ENTRY, ROW = "entry", "row"
+
+
+def anchor(name: str) -> str:
+    """HTML id of a code's entry: the code name itself, so ``page.html#LLM_LINK_FAILED`` works."""
+    return name
+
+
+def row_anchor(name: str) -> str:
+    return f"llm-row-{name}"
+
+
+class LLMDomain(Domain):
+    """Domain ``llm`` with object type ``status`` (LLM DataDist status codes)."""
+
+    name = "llm"
+    label = "LLM DataDist"
+    object_types = {"status": ObjType(sphinx_("status code"), "status")}
+    # Directives and roles are filled in by setup() to keep imports one-way.
+    directives: dict[str, Any] = {}
+    roles: dict[str, Any] = {}
+    initial_data: dict[str, dict[str, tuple[str, str, int]]] = {
+        "entries": {},  # name -> (docname, node id, line)
+        "rows": {},  # name -> (docname, node id, line)
+    }
+    data_version = 1
+
+    @property
+    def entries(self) -> dict[str, tuple[str, str, int]]:
+        return self.data.setdefault("entries", {})
+
+    @property
+    def rows(self) -> dict[str, tuple[str, str, int]]:
+        return self.data.setdefault("rows", {})
+
+    # -- recording -------------------------------------------------------------------
+
+    def note_entry(self, name: str, node_id: str, location: Element) -> None:
+        """Record a code's entry; warn ``llmstatus.duplicate`` if it is documented elsewhere."""
+        docname, line = self.env.docname, location.line or 0
+        new = (docname, node_id, line)
+        old = self.entries.get(name)
+        if old is not None:
+            self._warn_duplicate(name, keep := min(old, new), max(old, new))
+            self.entries[name] = keep
+        else:
+            self.entries[name] = new
+
+    def note_row(self, name: str, node_id: str, line: int) -> None:
+        """Record a table row as a fallback target (first row wins, no warning)."""
+        new = (self.env.docname, node_id, line)
+        old = self.rows.get(name)
+        self.rows[name] = new if old is None else min(old, new)
+
+    def _warn_duplicate(self, name: str, kept: tuple[str, str, int], other: tuple[str, str, int]) -> None:
+        env = self.env
+        warn(
+            f"LLM status code {name} is documented twice: at {env.doc2path(kept[0])}:{kept[2]} "
+            f"and {env.doc2path(other[0])}:{other[2]}; use :no-index: on one of them",
+            Subtype.duplicate,
+            location=(other[0], other[2]),
+        )
+
+    # -- incremental and parallel builds ---------------------------------------------
+
+    def clear_doc(self, docname: str) -> None:
+        for table in (self.entries, self.rows):
+            for name, (doc, _id, _line) in list(table.items()):
+                if doc == docname:
+                    del table[name]
+
+    def merge_domaindata(self, docnames: Iterable[str], otherdata: dict[str, Any]) -> None:
+        docs = set(docnames)
+        for name, new in otherdata.get("entries", {}).items():
+            if new[0] not in docs:
+                continue
+            old = self.entries.get(name)
+            if old is not None and old != new:
+                self._warn_duplicate(name, min(old, new), max(old, new))
+                new = min(old, new)
+            self.entries[name] = new
+        for name, new in otherdata.get("rows", {}).items():
+            if new[0] in docs:
+                old = self.rows.get(name)
+                self.rows[name] = new if old is None else min(old, new)
+
+    # -- inventory and search --------------------------------------------------------
+
+    def get_objects(self) -> Iterator[tuple[str, str, str, str, str, int]]:
+        for name, (docname, node_id, _line) in sorted(self.entries.items()):
+            yield name, name, "status", docname, node_id, 1
+        for name, (docname, node_id, _line) in sorted(self.rows.items()):
+            if name not in self.entries:
+                yield name, name, "status", docname, node_id, 2
+
+    def get_full_qualified_name(self, node: Element) -> str | None:
+        return node.get("reftarget")
+
+    # -- resolution -------------------------------------------------------------------
+
+    def _canonical(self, target: str) -> str | None:
+        try:
+            return lookup(target, get_registry(self.env))[0].code.name
+        except UnknownStatusCode:
+            return None
+
+    def _target(self, name: str) -> tuple[str, str] | None:
+        found = self.entries.get(name) or self.rows.get(name)
+        return (found[0], found[1]) if found else None
+
+    def _refnode(self, builder: Builder, fromdocname: str, name: str,
+                 where: tuple[str, str], contnode: Element) -> Element:
+        code = get_registry(self.env)[name]
+        view = code.views[0]
+        title = f"{name}: {view.meaning.get(registry_lang(self.env.config))}"
+        return make_refnode(builder, fromdocname, where[0], where[1], contnode, title)
+
+    def resolve_xref(
+        self, env: BuildEnvironment, fromdocname: str, builder: Builder, typ: str,
+        target: str, node: pending_xref, contnode: Element,
+    ) -> Element | None:
+        name = target if target in self.entries else self._canonical(target)
+        if name is None:
+            return None
+        entry = self.entries.get(name)
+        if entry is not None:
+            return self._refnode(builder, fromdocname, name, entry[:2], contnode)
+        if node.get("llmstatus_silent"):
+            return contnode  # a table's own name cell: no entry, so no link
+        row = self.rows.get(name)
+        if row is not None:
+            return self._refnode(builder, fromdocname, name, row[:2], contnode)
+        return None
+
+    def resolve_any_xref(
+        self, env: BuildEnvironment, fromdocname: str, builder: Builder, target: str,
+        node: pending_xref, contnode: Element,
+    ) -> list[tuple[str, Element]]:
+        name = self._canonical(target)
+        where = self._target(name) if name else None
+        if where is None:
+            return []
+        return [("llm:status", self._refnode(builder, fromdocname, name, where, contnode))]
+
+
+def fallback_reference(app: Any, env: BuildEnvironment, node: pending_xref,
+                       contnode: Element) -> Element | None:
+    """Last resort for ``llm`` references nothing else resolved: the fallback URL, or a warning.
+
+    Connected to ``missing-reference`` after intersphinx. Returns a reference
+    to ``llmstatus_fallback_url`` (the code's vendor page by default), or warns
+    ``llmstatus.unresolved`` and returns the text unlinked.
+    """
+    if node.get("refdomain") != "llm":
+        return None
+    target = node["reftarget"]
+    registry = get_registry(env)
+    code = registry.get(target)
+    template = env.config.llmstatus_fallback_url
+    url = None
+    if code is not None and template:
+        if template == "vendor":
+            url = code.views[0].source.url
+        else:
+            url = template.format(name=code.name, value=code.value, hex=code.hex or "")
+    if url:
+        lang = registry_lang(env.config)
+        title = f"{code.name}: {code.views[0].meaning.get(lang)}"
+        ref = nodes.reference("", "", internal=False, refuri=url, reftitle=title,
+                              classes=["llmstatus-external"])
+        ref += contnode
+        return ref
+    warn(f"LLM status code {target} is not documented in this project and no fallback URL is set",
+         Subtype.unresolved, location=node)
+    return contnode

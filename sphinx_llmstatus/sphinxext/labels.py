@@ -1,0 +1,40 @@
+"""User-visible labels, translated through gettext catalogs shipped in ``sphinx_llmstatus/locales``.
+
+In the project's language they go through :mod:`sphinx.locale`; a directive
+whose ``:lang:`` differs from the project's gets the catalog of that language.
+"""
+
+from __future__ import annotations
+
+import gettext
+from functools import lru_cache
+from pathlib import Path
+
+from sphinx.locale import get_translation
+
+CATALOG = "sphinx_llmstatus"
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locales"
+
+_ = get_translation(CATALOG)
+
+#: gettext locale used for each registry language.
+_GETTEXT_LANG = {"zh": "zh_CN", "en": "en"}
+
+
+@lru_cache(maxsize=4)
+def _catalog(lang: str) -> gettext.NullTranslations:
+    return gettext.translation(
+        CATALOG, localedir=str(LOCALE_DIR), languages=[_GETTEXT_LANG.get(lang, lang)], fallback=True
+    )
+
+
+def label(message: str, lang: str, project_lang: str) -> str:
+    """``message`` translated for ``lang`` (``"en"``/``"zh"``).
+
+    ``project_lang`` is the registry language the project's ``language`` maps
+    to; when they agree, Sphinx's own translator is used so that
+    ``locale_dirs`` overrides by the project still apply.
+    """
+    if lang == project_lang:
+        return str(_(message))
+    return _catalog(lang).gettext(message)

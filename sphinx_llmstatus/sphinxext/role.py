@@ -1,0 +1,56 @@
+"""``:llm-status:`CODE``` and ``:llm-status:`title <CODE>```: a cross-reference to a code.
+
+Accepts every form :func:`sphinx_llmstatus.registry.lookup` accepts. The
+reference is resolved after reading (entry, table row, intersphinx, fallback
+URL, in that order), so it works across pages, projects and parallel builds.
+Kept lean on purpose: one ``pending_xref`` holding one ``literal`` per mention
+(see bench/bench_sphinx_roles.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.util.docutils import SphinxRole
+from sphinx.util.nodes import split_explicit_title
+
+from ..registry import UnknownStatusCode, lookup
+from .diagnostics import Subtype, warn
+from .domain import LLMDomain
+from .state import get_registry, note_registry_dependency
+
+
+class StatusRole(SphinxRole):
+    """Role ``llm-status`` (also ``llm:status``)."""
+
+    def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        has_title, title, target = split_explicit_title(self.text)
+        registry = get_registry(self.env)
+        note_registry_dependency(self.env)
+        try:
+            matches = lookup(target, registry)
+        except UnknownStatusCode as exc:
+            warn(exc.reason(), Subtype.unknown_code, location=self.get_location())
+            return [nodes.literal(self.rawtext, title, classes=["llmstatus-unknown"])], []
+        code = matches[0].code
+        if len(matches) > 1:
+            meanings = " or ".join(m.code.name for m in matches)
+            warn(f"{target} is ambiguous ({meanings}); linking {code.name}. "
+                 f"Write the name to choose.", Subtype.ambiguous, location=self.get_location())
+        if not has_title:
+            written = target.strip().upper()
+            title = written if written in code.spellings else code.name
+        literal = nodes.literal(title, title, classes=["llmstatus-code"])
+        ref = addnodes.pending_xref(
+            self.rawtext, literal, refdomain="llm", reftype="status", reftarget=code.name,
+            refexplicit=has_title, refwarn=False, refdoc=self.env.docname,
+        )
+        return [ref], []
+
+
+def setup_role(app: Any) -> None:
+    role = StatusRole()
+    LLMDomain.roles["status"] = role
+    app.add_role("llm-status", role)

@@ -1,0 +1,61 @@
+"""The registry as the Sphinx build sees it: packaged data plus ``llmstatus_registry_files``."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from ..registry import Registry, RegistryError, default_registry, load_registry
+from .config import registry_lang
+from .diagnostics import Subtype, warn
+
+if TYPE_CHECKING:
+    from sphinx.environment import BuildEnvironment
+
+_CACHE: dict[tuple[tuple[str, float], ...], Registry] = {}
+
+
+def extra_registry_files(env: BuildEnvironment) -> list[str]:
+    """Absolute paths of ``llmstatus_registry_files`` (relative ones are relative to conf.py)."""
+    return [os.path.join(env.srcdir, p) for p in env.config.llmstatus_registry_files]
+
+
+def get_registry(env: BuildEnvironment) -> Registry:
+    """The registry for this build, loaded once per set of files and modification times.
+
+    An invalid extra file is reported as a ``llmstatus.registry`` warning that
+    names the file, entry and field; the build then uses the packaged registry.
+    """
+    files = extra_registry_files(env)
+    if not files:
+        return default_registry()
+    key = tuple((f, _mtime(f)) for f in files)
+    reg = _CACHE.get(key)
+    if reg is None:
+        try:
+            reg = load_registry(files)
+        except RegistryError as exc:
+            warn(f"invalid registry file: {exc}; using the packaged registry", Subtype.registry,
+                 location=exc.file)
+            reg = default_registry()
+        _CACHE.clear()
+        _CACHE[key] = reg
+    return reg
+
+
+def note_registry_dependency(env: BuildEnvironment) -> None:
+    """Rebuild the current document when an extra registry file changes."""
+    for path in extra_registry_files(env):
+        env.note_dependency(path)
+
+
+def doc_lang(env: BuildEnvironment, override: str | None = None) -> str:
+    """Registry language for a directive: its ``:lang:``, else the project's."""
+    return override or registry_lang(env.config)
+
+
+def _mtime(path: str) -> float:
+    try:
+        return os.stat(path).st_mtime
+    except OSError:
+        return -1.0

@@ -19,7 +19,7 @@ from sphinx.addnodes import pending_xref
 from sphinx.builders import Builder
 from sphinx.domains import Domain, ObjType
 from sphinx.environment import BuildEnvironment
-from sphinx.locale import _ as sphinx_
+from .labels import _ as llm_
 from sphinx.util.nodes import make_refnode
 
 from ..registry import UnknownStatusCode, lookup
@@ -44,7 +44,7 @@ class LLMDomain(Domain):
 
     name = "llm"
     label = "LLM DataDist"
-    object_types = {"status": ObjType(sphinx_("status code"), "status")}
+    object_types = {"status": ObjType(llm_("status code"), "status")}
     # Directives and roles are filled in by setup() to keep imports one-way.
     directives: dict[str, Any] = {}
     roles: dict[str, Any] = {}

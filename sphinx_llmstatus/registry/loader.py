@@ -152,8 +152,12 @@ class _Builder:
     # -- pieces --------------------------------------------------------------
 
     def _where(self, name: str, field: str) -> str:
-        head = field.split(".")[0]
-        return self.origin.get((name, field)) or self.origin.get((name, head)) or self.defined_in[name]
+        parts = field.split(".")
+        for n in range(len(parts), 0, -1):  # python.remedy.en -> python.remedy -> python
+            found = self.origin.get((name, ".".join(parts[:n])))
+            if found:
+                return found
+        return self.defined_in[name]
 
     def _fail(self, name: str, field: str, reason: str) -> RegistryError:
         return RegistryError(self._where(name, field), reason, entry=name, field=field)

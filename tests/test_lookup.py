@@ -1,0 +1,102 @@
+"""Lookup accepts every form a user pastes; unknown input raises with suggestions."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from sphinx_llmstatus.registry import UnknownStatusCode, decode_layout, lookup, search, suggest
+
+
+@pytest.mark.parametrize("query", [
+    "LLM_PARAM_INVALID", "llm_param_invalid", "0x5010b005", "0x5010B005", "5010B005", "5010b005",
+    "1343270917", "LLMStatusCode.LLM_PARAM_INVALID", "<LLMStatusCode.LLM_PARAM_INVALID: 1343270917>",
+    "llm_datadist::LLM_PARAM_INVALID", "ge::LLM_PARAM_INVALID", " `LLM_PARAM_INVALID` ",
+    "0x5010B005U", "LLMStatusCode.LLM_PARAM_INVALID,",
+])
+def test_forms_of_param_invalid(query):
+    matches = lookup(query)
+    assert [m.code.name for m in matches] == ["LLM_PARAM_INVALID"]
+
+
+@pytest.mark.parametrize("query,name,reading", [
+    ("LLM_WAIT_PROCESS_TIMEOUT", "LLM_WAIT_PROC_TIMEOUT", "Python name"),
+    ("llm_wait_proc_timeout", "LLM_WAIT_PROC_TIMEOUT", "name"),
+    ("LLM_SEQ_LENOVERLIMIT", "LLM_SEQ_LEN_OVER_LIMIT", "Python name"),
+    ("4294967295", "LLM_FAILED", "decimal"),
+    ("0xFFFFFFFF", "LLM_FAILED", "hex"),
+    ("0", "LLM_SUCCESS", "decimal"),
+    ("0x0", "LLM_SUCCESS", "hex"),
+    ("507053", "LLM_DEVICE_MEM_ERROR", "decimal"),
+    ("0x7BCB1", "LLM_SUSPECT_REMOTE_ERROR", "hex"),
+    ("ACL_ERROR_RT_DEVICE_MEM_ERROR", "LLM_DEVICE_MEM_ERROR", "alias"),
+])
+def test_spellings_and_numbers(query, name, reading):
+    (match,) = lookup(query)
+    assert match.code.name == name and match.reading == reading
+
+
+def test_minus_one_gives_both_meanings():
+    names = [m.code.name for m in lookup("-1")]
+    assert names == ["LLM_UNKNOWN_ERROR", "LLM_FAILED"]
+    assert "signed int32" in lookup("-1")[1].reading
+
+
+@pytest.mark.parametrize("query,suggestion", [
+    ("LLM_LINK_FAILD", "LLM_LINK_FAILED"),
+    ("link_failed", "LLM_LINK_FAILED"),
+    ("LLM_TIMEOUTT", "LLM_TIMEOUT"),
+])
+def test_unknown_names_suggest(query, suggestion):
+    with pytest.raises(UnknownStatusCode) as info:
+        lookup(query)
+    assert isinstance(info.value, LookupError)
+    assert suggestion in info.value.suggestions and len(info.value.suggestions) <= 3
+    assert str(info.value).startswith("unknown LLM DataDist status code")
+
+
+@pytest.mark.parametrize("query,phrase", [
+    ("0x50100001", "is not an LLM DataDist status code (GE layout: runtime=1 (host)"),
+    ("1343225857", "modid=0"),
+    ("0x5010B0FF", "has the LLM DataDist layout but is not a known code"),
+    ("503900", "HIXL/ADXL status code"),
+    ("507046", "ACL runtime error code"),
+    ("99999999999", "does not fit in 32 bits"),
+    ("", "unknown LLM DataDist status code"),
+    ("zzzz", "unknown LLM DataDist status code 'zzzz'"),
+])
+def test_numbers_that_are_not_codes(query, phrase):
+    with pytest.raises(UnknownStatusCode) as info:
+        lookup(query)
+    assert phrase in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_layout_decoding():
+    layout = decode_layout(0x5010B009)
+    assert layout.as_dict() == {"runtime": 1, "type": 1, "level": 0, "sysid": 8, "modid": 11, "value": 9}
+    assert layout.is_llm_datadist and not decode_layout(0x50100001).is_llm_datadist
+    with pytest.raises(ValueError):
+        decode_layout(-1)
+
+
+def test_search_english_and_chinese():
+    assert {c.name for c in search("timeout")} == {"LLM_WAIT_PROC_TIMEOUT", "LLM_TIMEOUT"}
+    assert "LLM_LINK_FAILED" in {c.name for c in search("建链")}
+    assert {c.name for c in search("16 clusters")} == {"LLM_CLUSTER_NUM_EXCEED_LIMIT"}
+    assert len(search("")) == 33
+
+
+def test_suggest_is_bounded():
+    assert len(suggest("LLM")) <= 3
+    assert suggest("") == ()
+
+
+def test_lookup_imports_no_sphinx_docutils_ipython():
+    code = ("import sys, sphinx_llmstatus.registry as r; r.lookup('-1'); r.search('link');"
+            "bad = [m for m in sys.modules if m.split('.')[0] in ('sphinx', 'docutils', 'IPython')];"
+            "print(bad)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -1,0 +1,129 @@
+"""Loader errors name the file, the entry and the field; extra files override and add codes."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from sphinx_llmstatus.registry import RegistryError, load_registry
+from sphinx_llmstatus.registry.loader import packaged_registry_path, read_toml
+
+VIEW = '''
+[code.python]
+name = "{name}"
+documented = false
+source = "python-source"
+recoverable = "unknown"
+meaning.en = "Test meaning."
+meaning.zh = "测试含义。"
+remedy.en = "Test remedy."
+remedy.zh = "测试办法。"
+'''
+
+
+def write(tmp_path, text, name="extra.toml"):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+def load_error(tmp_path, text) -> RegistryError:
+    path = write(tmp_path, text)
+    with pytest.raises(RegistryError) as info:
+        load_registry([path])
+    assert info.value.file == str(path)
+    return info.value
+
+
+def test_packaged_registry_loads_and_is_cached():
+    from sphinx_llmstatus.registry import default_registry
+    assert default_registry() is default_registry()
+    assert packaged_registry_path().is_file()
+
+
+def test_bad_toml(tmp_path):
+    err = load_error(tmp_path, "[[code]\nname = 1\n")
+    assert "invalid TOML" in str(err) and str(err).startswith(err.file)
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(RegistryError, match="cannot read"):
+        load_registry([tmp_path / "nope.toml"])
+
+
+def test_missing_field(tmp_path):
+    err = load_error(tmp_path, '[[code]]\nname = "LLM_NEW_CODE"\nvalue = 0x5010B0F0\n'
+                     + VIEW.format(name="LLM_NEW_CODE").replace('recoverable = "unknown"\n', ""))
+    assert (err.entry, err.field) == ("LLM_NEW_CODE", "python.recoverable")
+    assert "entry LLM_NEW_CODE: field python.recoverable:" in str(err)
+
+
+def test_missing_language(tmp_path):
+    err = load_error(tmp_path, '[[code]]\nname = "LLM_NEW_CODE"\nvalue = 0x5010B0F0\n'
+                     + VIEW.format(name="LLM_NEW_CODE").replace('meaning.zh = "测试含义。"\n', ""))
+    assert err.field == "python.meaning.zh"
+
+
+def test_duplicate_name_in_one_file(tmp_path):
+    entry = '[[code]]\nname = "LLM_NEW_CODE"\nvalue = 0x5010B0F0\n' + VIEW.format(name="LLM_NEW_CODE")
+    err = load_error(tmp_path, entry + entry.replace("0x5010B0F0", "0x5010B0F1"))
+    assert err.entry == "LLM_NEW_CODE" and "duplicate name" in err.reason
+
+
+def test_duplicate_value(tmp_path):
+    err = load_error(tmp_path, '[[code]]\nname = "LLM_NEW_CODE"\nvalue = 0x5010B009\n'
+                     + VIEW.format(name="LLM_NEW_CODE"))
+    assert err.field == "value" and "duplicate value 0x5010b009" in err.reason
+    assert "LLM_LINK_FAILED" in err.reason
+
+
+def test_bad_recoverable_and_unknown_key(tmp_path):
+    err = load_error(tmp_path, '[[code]]\nname = "LLM_LINK_FAILED"\n[code.python]\nrecoverable = "maybe"\n')
+    assert err.field == "python.recoverable" and "'maybe'" in err.reason
+    err = load_error(tmp_path, '[[code]]\nname = "LLM_LINK_FAILED"\ncolour = "red"\n')
+    assert err.entry == "LLM_LINK_FAILED" and "colour" in err.reason
+
+
+def test_backticked_name_must_be_listed(tmp_path):
+    err = load_error(tmp_path, '[[code]]\nname = "LLM_LINK_FAILED"\n[code.python]\n'
+                     'remedy.en = "Call `mystery_fn` again."\nremedy.zh = "再次调用 `mystery_fn`。"\n')
+    assert err.field == "python.remedy.en" and "`mystery_fn`" in err.reason
+
+
+def test_override_that_drops_a_named_function_points_at_the_override(tmp_path):
+    err = load_error(tmp_path, '[[code]]\nname = "LLM_LINK_FAILED"\n[code.python]\n'
+                     'remedy.en = "Check the network."\nremedy.zh = "检查网络。"\n')
+    assert err.field == "python.remedy.en" and "`link_clusters`" in err.reason
+
+
+def test_unknown_related_code(tmp_path):
+    err = load_error(tmp_path, '[[code]]\nname = "LLM_LINK_FAILED"\nrelated = ["LLM_NOPE"]\n')
+    assert err.field == "related" and "LLM_NOPE" in err.reason
+
+
+def test_override_and_add(tmp_path):
+    path = write(tmp_path, '''
+        [[code]]
+        name = "LLM_WAIT_PROCESS_TIMEOUT"   # Python spelling reaches the same code
+        [code.python]
+        functions = []
+        modes = []
+        remedy.en = "Our site's own advice."
+        remedy.zh = "本站自己的建议。"
+
+        [[code]]
+        name = "LLM_SITE_SPECIFIC"
+        value = 0x5010B0F0
+    ''' + VIEW.format(name="LLM_SITE_SPECIFIC"))
+    reg = load_registry([path])
+    assert reg["LLM_WAIT_PROC_TIMEOUT"].python.remedy.en == "Our site's own advice."
+    assert reg["LLM_WAIT_PROC_TIMEOUT"].python.recoverable == "yes"  # untouched field kept
+    assert reg["LLM_SITE_SPECIFIC"].value == 0x5010B0F0
+    assert len(reg) == 34 and reg.files[-1] == str(path)
+
+
+def test_read_toml_names_file(tmp_path):
+    with pytest.raises(RegistryError) as info:
+        read_toml(tmp_path / "missing.toml")
+    assert "missing.toml" in str(info.value)

@@ -18,6 +18,7 @@ from .domain import LLMDomain, fallback_reference
 from .entry import setup_entry
 from .labels import CATALOG, LOCALE_DIR
 from .role import setup_role
+from .state import validate_registry
 from .table import setup_table
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -44,6 +45,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_domain(LLMDomain)
     app.add_message_catalog(CATALOG, str(LOCALE_DIR))
     app.connect("builder-inited", _add_assets)
+    app.connect("builder-inited", validate_registry)
     # After intersphinx (priority 500): the vendor page is the last resort.
     app.connect("missing-reference", fallback_reference, priority=900)
     return {

@@ -97,4 +97,4 @@ class StatusDirective(ObjectDescription[str]):
 
 def setup_entry(app: Any) -> None:
     LLMDomain.directives["status"] = StatusDirective
-    app.add_directive("llm-status", StatusDirective)
+    app.add_directive("llm-status", StatusDirective, override=True)

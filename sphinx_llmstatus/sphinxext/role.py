@@ -53,4 +53,4 @@ class StatusRole(SphinxRole):
 def setup_role(app: Any) -> None:
     role = StatusRole()
     LLMDomain.roles["status"] = role
-    app.add_role("llm-status", role)
+    app.add_role("llm-status", role, override=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from typing import TYPE_CHECKING
 
 from ..registry import Registry, RegistryError, default_registry, load_registry
@@ -10,6 +11,7 @@ from .config import registry_lang
 from .diagnostics import Subtype, warn
 
 if TYPE_CHECKING:
+    from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
 _CACHE: dict[tuple[tuple[str, float], ...], Registry] = {}
@@ -36,7 +38,7 @@ def get_registry(env: BuildEnvironment) -> Registry:
             reg = load_registry(files)
         except RegistryError as exc:
             warn(f"invalid registry file: {exc}; using the packaged registry", Subtype.registry,
-                 location=exc.file)
+                 location=f"{exc.file}:{_line_of(exc)}")
             reg = default_registry()
         _CACHE.clear()
         _CACHE[key] = reg
@@ -52,6 +54,27 @@ def note_registry_dependency(env: BuildEnvironment) -> None:
 def doc_lang(env: BuildEnvironment, override: str | None = None) -> str:
     """Registry language for a directive: its ``:lang:``, else the project's."""
     return override or registry_lang(env.config)
+
+
+def _line_of(exc: RegistryError) -> int:
+    """Best line number for a registry error: the parser's, else the entry's first mention."""
+    found = re.search(r"at line (\d+)", exc.reason)
+    if found:
+        return int(found.group(1))
+    if exc.entry:
+        try:
+            with open(exc.file, encoding="utf-8") as fh:
+                for number, line in enumerate(fh, 1):
+                    if exc.entry in line:
+                        return number
+        except OSError:
+            pass
+    return 1
+
+
+def validate_registry(app: Sphinx) -> None:
+    """Load the registry once at build start, so a bad file is reported even if no page uses it."""
+    get_registry(app.env)
 
 
 def _mtime(path: str) -> float:

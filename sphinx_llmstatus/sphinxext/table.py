@@ -117,4 +117,4 @@ class StatusTableDirective(SphinxDirective):
 
 def setup_table(app: Any) -> None:
     LLMDomain.directives["table"] = StatusTableDirective
-    app.add_directive("llm-status-table", StatusTableDirective)
+    app.add_directive("llm-status-table", StatusTableDirective, override=True)

@@ -1,0 +1,18 @@
+"""Find LLM DataDist status codes in logs (no Sphinx, docutils or IPython).
+
+Public contract, shared by the ``llmstatus scan`` command and the
+``%%llmstatus`` cell magic:
+
+* :class:`Hit`: one occurrence (line number, line, span, token, value, code);
+* :func:`scan_text` for a string, :func:`scan_stream` for a binary stream
+  (constant memory, any line length, invalid UTF-8 replaced);
+* :func:`scan_with_context` for ``grep -C`` style groups.
+
+The recognition rules are documented in :mod:`sphinx_llmstatus.scan.rules`.
+"""
+
+from .engine import matcher, scan_stream, scan_text, scan_with_context
+from .hit import Hit
+from .rules import Matcher
+
+__all__ = ["Hit", "Matcher", "matcher", "scan_stream", "scan_text", "scan_with_context"]

@@ -1,0 +1,99 @@
+"""Find the status codes an exception carries (for ``--last`` and the hint hook).
+
+Duck-typed so it works without the vendor package: the vendor's
+``LLMException`` has a ``status_code`` attribute holding an ``LLMStatusCode``
+member (``.name``/``.value``); anything else with a ``status_code`` that is a
+member-like object, an int or a string counts too. The exception's
+``__cause__``/``__context__`` chain is followed, since frameworks often wrap
+the vendor exception. Without an attribute, the codes in the message and
+traceback text are found by the shared scanner (``sphinx_llmstatus.scan``).
+"""
+
+from __future__ import annotations
+
+import traceback
+from typing import Any
+
+from ..registry.lookup import Match, UnknownStatusCode, lookup
+from ..registry.model import Registry
+
+ATTRIBUTE = "status_code attribute"
+TEXT = "message and traceback text"
+
+
+def exception_chain(exc: BaseException, limit: int = 20) -> list[BaseException]:
+    """``exc`` then its causes/contexts, each once, at most ``limit``."""
+    out: list[BaseException] = []
+    seen: set[int] = set()
+    todo: list[BaseException | None] = [exc]
+    while todo and len(out) < limit:
+        e = todo.pop(0)
+        if e is None or id(e) in seen:
+            continue
+        seen.add(id(e))
+        out.append(e)
+        todo += [e.__cause__, e.__context__]
+    return out
+
+
+def resolve_status(status: Any, registry: Registry) -> tuple[Match, ...]:
+    """Matches for a ``status_code`` value: enum-like (``.name``/``.value``), int or str.
+
+    Returns ``()`` when the value names no code of the registry. Errors raised
+    by the object itself (a failing property) propagate: they are not ours to hide.
+    """
+    if status is None or isinstance(status, bool):
+        return ()
+    name = getattr(status, "name", None)
+    if isinstance(name, str) and name in registry:
+        return (Match(registry[name], "status_code name"),)
+    value = getattr(status, "value", status)
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        return ()
+    try:
+        return lookup(str(value), registry)
+    except UnknownStatusCode:
+        return ()
+
+
+def attribute_codes(exc: BaseException, registry: Registry) -> tuple[Match, ...]:
+    """Codes from the first ``status_code`` attribute along the exception chain that names one."""
+    for e in exception_chain(exc):
+        status = getattr(e, "status_code", None)
+        matches = resolve_status(status, registry)
+        if matches:
+            return matches
+    return ()
+
+
+def exception_text(exc: BaseException) -> str:
+    """The full traceback text, as Python would print it (chained exceptions included)."""
+    return "".join(traceback.format_exception(exc))
+
+
+def text_hits(text: str, registry: Registry) -> list[Any]:
+    """Scanner hits (non-success) in ``text``."""
+    from ..scan import scan_text
+
+    return list(scan_text(text, registry=registry))
+
+
+def codes_in(exc: BaseException, registry: Registry, *, full_traceback: bool = True):
+    """``(how, matches, hits)`` for an exception: attribute first, else scanned text.
+
+    With ``full_traceback`` False only ``str(exc)`` of each exception in the
+    chain is scanned (cheap enough to run after every failing cell).
+    """
+    matches = attribute_codes(exc, registry)
+    if matches:
+        return ATTRIBUTE, matches, []
+    if full_traceback:
+        text = exception_text(exc)
+    else:
+        text = "\n".join(str(e) for e in exception_chain(exc))
+    hits = text_hits(text, registry)
+    seen: dict[str, Match] = {}
+    for h in hits:
+        if h.code is not None and h.code.name not in seen:
+            seen[h.code.name] = Match(h.code, f"found in text: {h.token}")
+    return TEXT, tuple(seen.values()), hits

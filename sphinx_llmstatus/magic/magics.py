@@ -1,0 +1,292 @@
+"""The ``%llmstatus`` line magic and ``%%llmstatus`` cell magic.
+
+Thin face over :mod:`sphinx_llmstatus.registry` (lookup, search), the shared
+scanner :mod:`sphinx_llmstatus.scan` and the renderers; every answer is a
+result object from :mod:`.results`. Bad input raises ``UsageError``, which
+IPython shows as one line with no traceback.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from IPython.core.error import UsageError
+from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
+from IPython.core.magic_arguments import argument, magic_arguments
+from traitlets import Bool, CaselessStrEnum, Int, List, Unicode, observe
+
+from ..registry.loader import RegistryError, default_registry, load_registry
+from ..registry.lookup import UnknownStatusCode, lookup, search
+from ..registry.model import Registry, StatusCode
+from . import completion, lastexc
+from .hook import ExceptionHint
+from .results import CardResult, LastResult, ListResult, ScanResult
+
+_QUOTES = "\"'`"
+
+
+@magics_class
+class LLMStatusMagics(Magics):
+    """Magics explaining CANN LLM DataDist status codes; see ``%llmstatus?``.
+
+    Configurable (``%config LLMStatusMagics``, or ``c.LLMStatusMagics.*`` in
+    ``ipython_config.py``): ``lang``, ``hook``, ``registry_files``, ``max_rows``.
+    """
+
+    lang = CaselessStrEnum(
+        ["", "en", "zh"],
+        default_value="",
+        help="Language of the answers: 'en' or 'zh'; '' follows the locale. `--lang` overrides it per call.",
+    ).tag(config=True)
+    hook = Bool(
+        False,
+        help="After a traceback whose exception carries an LLM DataDist status code, print a one-line "
+        "hint with its meaning and a pointer to `%llmstatus --last` (same as `%llmstatus --hook on`).",
+    ).tag(config=True)
+    registry_files = List(
+        Unicode(),
+        help="Extra registry TOML files merged over the packaged registry (same format as the Sphinx "
+        "option llmstatus_registry_files).",
+    ).tag(config=True)
+    max_rows = Int(
+        1000,
+        help="Most occurrences `%%llmstatus` displays; the result's .hits always holds all. 0: no limit.",
+    ).tag(config=True)
+
+    _ready = False
+
+    def __init__(self, shell: Any = None, **kwargs: Any):
+        super().__init__(shell=shell, **kwargs)
+        self._registry: Registry | None = None
+        self._last_exc: BaseException | None = None
+        self._hint = ExceptionHint(shell, lambda: self.registry, self.output_lang)
+        self._matcher = completion.make_matcher(lambda: self.registry.spellings)
+        self._ready = True
+
+    # -- wiring (called by load/unload) -----------------------------------------
+    def attach(self) -> None:
+        """Register the completer, the last-exception recorder and, if configured, the hint."""
+        completion.install(self.shell, self._matcher)
+        if self._record_exception not in self.shell.events.callbacks["post_run_cell"]:
+            self.shell.events.register("post_run_cell", self._record_exception)
+        if self.hook:
+            self._hint.on()
+
+    def detach(self) -> None:
+        """Undo :meth:`attach`: completer, recorder and hint callbacks removed."""
+        completion.uninstall(self.shell)
+        self._hint.off()
+        if self._record_exception in self.shell.events.callbacks["post_run_cell"]:
+            self.shell.events.unregister("post_run_cell", self._record_exception)
+
+    @observe("hook")
+    def _hook_changed(self, change: dict[str, Any]) -> None:
+        if self._ready:
+            self._hint.on() if change["new"] else self._hint.off()
+
+    @observe("registry_files")
+    def _registry_changed(self, change: dict[str, Any]) -> None:
+        self._registry = None
+
+    def _record_exception(self, result: Any) -> None:
+        # IPython's own sys.last_value is overwritten by any UsageError (a typo in
+        # %llmstatus itself), so --last keeps the last real error of the session.
+        exc = getattr(result, "error_in_exec", None) or getattr(result, "error_before_exec", None)
+        if exc is not None and not isinstance(exc, UsageError):
+            self._last_exc = exc
+
+    # -- shared state --------------------------------------------------------------
+    @property
+    def registry(self) -> Registry:
+        """The packaged registry plus ``registry_files``; loaded on first use, then cached.
+
+        Raises UsageError (one line naming file, entry and field) if a file is bad.
+        """
+        if self._registry is None:
+            try:
+                self._registry = (
+                    load_registry(extra_files=self.registry_files) if self.registry_files else default_registry()
+                )
+            except RegistryError as exc:
+                raise UsageError(f"bad registry file: {exc}") from None
+        return self._registry
+
+    def output_lang(self, override: str | None = None) -> str:
+        """``override`` (``--lang``), else the ``lang`` setting, else the locale's language."""
+        if override:
+            return override
+        if self.lang:
+            return self.lang.lower()
+        from ..render.lang import default_lang
+
+        return default_lang()
+
+    # -- the magic ---------------------------------------------------------------
+    @no_var_expand
+    @magic_arguments()
+    @argument(
+        "code",
+        nargs="*",
+        help="A status code in any form: name in either API's spelling (LLM_WAIT_PROC_TIMEOUT, "
+        "LLM_WAIT_PROCESS_TIMEOUT), LLMStatusCode.NAME, <LLMStatusCode.NAME: N>, hex (0x5010B009, "
+        "5010b009), decimal (1343270921) or signed (-1). Part of a name (link) lists the codes whose "
+        "name contains it. Nothing: list every code.",
+    )
+    @argument("--search", "-s", nargs="+", metavar="WORD",
+              help="List codes whose name, meaning or remedy contains every WORD (English or Chinese, "
+              "e.g. --search timeout, --search 建链).")
+    @argument("--api", choices=("python", "cpp"), help="Lists: only codes this API has, with its names.")
+    @argument("--recoverable", choices=("yes", "no"),
+              help="Lists: only codes with this recoverability (in --api, else in either API).")
+    @argument("--lang", choices=("en", "zh"), help="Language of the answer (default: the locale, "
+              "or the LLMStatusMagics.lang setting).")
+    @argument("--last", action="store_true",
+              help="Explain the last exception of the session: its status_code attribute, else the "
+              "codes in its message and traceback.")
+    @argument("--hook", choices=("on", "off"),
+              help="Turn on/off a one-line hint printed after tracebacks that carry a status code.")
+    @argument("--all", action="store_true", help="%%%%llmstatus only: also list success codes (LLM_SUCCESS).")
+    @argument("--limit", type=int, metavar="N",
+              help="%%%%llmstatus only: display at most N occurrences (default: the max_rows setting; 0: all).")
+    @line_cell_magic
+    def llmstatus(self, line: str = "", cell: str | None = None) -> Any:
+        """Explain CANN LLM DataDist status codes, or find them in a pasted log.
+
+        Line magic::
+
+            %llmstatus LLM_LINK_FAILED        one card: names per API, hex/decimal,
+            %llmstatus 0x5010b009             recoverable, meaning, remedy per API,
+            %llmstatus -1                     related codes, vendor page (-1: both meanings)
+            %llmstatus link                   codes whose name contains "link"
+            %llmstatus --search 建链          codes whose text contains the words
+            %llmstatus --api cpp --recoverable yes     filtered list of all codes
+            %llmstatus --last                 codes carried by the last exception
+            %llmstatus --hook on              hint after tracebacks carrying a code
+
+        Cell magic: paste a log; every status code occurrence is listed with its
+        line number, the line, the code, recoverable and the remedy, then counts
+        per code. Success codes only with --all::
+
+            %%llmstatus
+            <log text>
+
+        Returns a result object: ``r = %llmstatus LLM_LINK_FAILED`` then
+        ``r.value``, ``r.recoverable``, ``r.meaning``, ``r.remedy``; lists have
+        ``r.codes``; scans have ``r.hits`` and ``r.counts``.
+        """
+        args = self._parse(line)
+        lang = self.output_lang(args.lang)
+        if cell is not None:
+            return self._scan(cell, args, lang)
+        if args.all or args.limit is not None:
+            raise UsageError("--all and --limit apply to the cell magic %%llmstatus (a pasted log)")
+        chosen = [name for name, on in (("a code", bool(args.code)), ("--search", bool(args.search)),
+                                        ("--last", args.last), ("--hook", bool(args.hook))) if on]
+        if len(chosen) > 1:
+            raise UsageError(f"give only one of {' and '.join(chosen)}")
+        if args.hook:
+            self.hook = args.hook == "on"
+            print(f"llmstatus hint after tracebacks: {args.hook}")
+            return None
+        if args.last:
+            return self._explain_last(lang)
+        if args.search:
+            words = " ".join(w.strip(_QUOTES) for w in args.search)
+            found = self._filter(search(words, self.registry), args)
+            return ListResult(found, lang, api=args.api, title=self._title(found, f"matching {words!r}"))
+        if args.code:
+            return self._lookup(args, lang)
+        codes = self._filter(self.registry.codes, args)
+        return ListResult(codes, lang, api=args.api, title=self._title(codes, self._filters_text(args)))
+
+    # -- pieces ------------------------------------------------------------------
+    def _parse(self, line: str) -> Any:
+        try:
+            return self.llmstatus.parser.parse_argstring(line)
+        except ValueError as exc:  # unbalanced quotes, from IPython's arg_split
+            raise UsageError(f"cannot read the arguments ({exc}): {line.strip()}") from None
+
+    def _lookup(self, args: Any, lang: str) -> CardResult | ListResult:
+        reg = self.registry
+        whole = " ".join(args.code)
+        try:
+            return CardResult(lookup(whole, reg), lang, query=whole)
+        except UnknownStatusCode as exc:
+            error = exc
+        if len(args.code) > 1:  # several codes: one card each
+            matches = []
+            for part in args.code:
+                try:
+                    matches += lookup(part, reg)
+                except UnknownStatusCode as exc:
+                    raise UsageError(exc.reason()) from None
+            return CardResult(matches, lang, query=whole)
+        if error.value is None:
+            part = whole.strip(_QUOTES).upper().removeprefix("LLMSTATUSCODE.")
+            found = self._filter([c for c in reg if any(part in s.upper() for s in c.spellings)], args)
+            if part and found:
+                return ListResult(found, lang, api=args.api, title=self._title(found, f"whose name contains {whole!r}"))
+        raise UsageError(error.reason()) from None
+
+    def _filter(self, codes: Any, args: Any) -> list[StatusCode]:
+        out = []
+        for code in codes:
+            views = [code.view(args.api)] if args.api else list(code.views)
+            views = [v for v in views if v is not None]
+            if not views:
+                continue
+            if args.recoverable and not any(v.recoverable == args.recoverable for v in views):
+                continue
+            out.append(code)
+        return out
+
+    @staticmethod
+    def _filters_text(args: Any) -> str:
+        parts = []
+        if args.api:
+            parts.append(f"in the {'Python' if args.api == 'python' else 'C++'} API")
+        if args.recoverable:
+            parts.append(f"recoverable={args.recoverable}")
+        return ", ".join(parts)
+
+    def _title(self, codes: list[StatusCode], what: str) -> str:
+        total = len(self.registry)
+        if not codes:
+            return f"No LLM DataDist status code {what}." if what else "No LLM DataDist status code."
+        head = f"{len(codes)} of {total} LLM DataDist status codes"
+        return f"{head} {what}" if what else head
+
+    def _scan(self, cell: str, args: Any, lang: str) -> ScanResult:
+        from ..scan import scan_text
+
+        if args.code or args.search or args.last or args.hook or args.recoverable:
+            raise UsageError(
+                "%%llmstatus scans the cell; it takes only --all, --api, --lang and --limit "
+                "(use %llmstatus for a code, --search, --last or --hook)"
+            )
+        limit = self.max_rows if args.limit is None else args.limit
+        if limit < 0:
+            raise UsageError(f"--limit must be 0 (no limit) or more, not {limit}")
+        hits = list(scan_text(cell, registry=self.registry, include_success=args.all))
+        return ScanResult(
+            hits, lang, lines=cell.count("\n") + (0 if cell.endswith("\n") or not cell else 1),
+            api=args.api, include_success=args.all, limit=limit or None,
+        )
+
+    def last_exception(self) -> BaseException | None:
+        """The session's last exception other than a UsageError, or None."""
+        import sys
+
+        if self._last_exc is not None:
+            return self._last_exc
+        exc = getattr(sys, "last_exc", None) or getattr(sys, "last_value", None)
+        return None if exc is None or isinstance(exc, UsageError) else exc
+
+    def _explain_last(self, lang: str) -> LastResult:
+        exc = self.last_exception()
+        if exc is None:
+            raise UsageError("no exception has been raised in this session yet")
+        how, matches, hits = lastexc.codes_in(exc, self.registry)
+        if not matches:
+            how = f"{lastexc.ATTRIBUTE} and {lastexc.TEXT}"
+        return LastResult(exc, matches, lang, how=how, hits=hits)

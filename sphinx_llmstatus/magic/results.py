@@ -1,0 +1,447 @@
+"""Objects returned by ``%llmstatus`` / ``%%llmstatus``: usable in code, rich in Jupyter.
+
+Each result carries its data as attributes (``r.value``, ``r.recoverable``,
+``r.codes``, ``r.hits``...) and displays itself as ``text/plain`` in a
+terminal and as ``text/html`` plus ``text/markdown`` in Jupyter
+(``_repr_mimebundle_``, with ``_repr_pretty_``, ``_repr_html_`` and
+``_repr_markdown_`` for front-ends that ask for one type). Rendering is done
+on display, by the plain-text, HTML and Markdown renderers of
+:mod:`sphinx_llmstatus.render`; nothing here imports IPython.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from functools import cached_property
+from types import MappingProxyType
+from typing import Any
+
+from ..registry.lookup import Match
+from ..registry.model import StatusCode
+
+#: Display width of a log line in a scan report; longer lines are cut around the code.
+LINE_WIDTH = 160
+
+
+class Result:
+    """Shared display protocol; subclasses implement ``text``, ``html`` and ``markdown``."""
+
+    lang: str = "en"
+
+    def text(self) -> str:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def html(self) -> str:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def markdown(self) -> str:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        bundle = {"text/plain": self.text(), "text/html": self.html(), "text/markdown": self.markdown()}
+        if include:
+            bundle = {k: v for k, v in bundle.items() if k in include}
+        if exclude:
+            bundle = {k: v for k, v in bundle.items() if k not in exclude}
+        return bundle
+
+    def _repr_html_(self) -> str:
+        return self.html()
+
+    def _repr_markdown_(self) -> str:
+        return self.markdown()
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        p.text(self.text())
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+def _view_for_display(code: StatusCode, api: str | None = None):
+    """The view to quote for a one-API answer: ``api`` if the code has it, else Python, else C++."""
+    return (code.view(api) if api else None) or code.python or code.cpp
+
+
+class CardResult(Result):
+    """The answer to ``%llmstatus CODE``: one card per meaning of the query.
+
+    ``matches`` holds every meaning (``-1`` has two); the scalar attributes
+    (``name``, ``value``, ``recoverable``...) describe the first, most direct
+    one, and ``ambiguous`` says whether there are others.
+    """
+
+    def __init__(self, matches: Sequence[Match], lang: str, query: str | None = None):
+        self.matches: tuple[Match, ...] = tuple(matches)
+        self.lang = lang
+        self.query = query
+
+    # -- data ------------------------------------------------------------------
+    @property
+    def codes(self) -> tuple[StatusCode, ...]:
+        """Every code the query means, most direct first."""
+        return tuple(m.code for m in self.matches)
+
+    @property
+    def code(self) -> StatusCode:
+        return self.matches[0].code
+
+    @property
+    def ambiguous(self) -> bool:
+        return len(self.matches) > 1
+
+    @property
+    def name(self) -> str:
+        """Canonical name (the C++ constant where there is one)."""
+        return self.code.name
+
+    @property
+    def names(self) -> Mapping[str, str]:
+        """``{"python": ..., "cpp": ...}``: the spelling in each API that has the code."""
+        return MappingProxyType({v.api: v.name for v in self.code.views})
+
+    @property
+    def value(self) -> int:
+        return self.code.value
+
+    @property
+    def hex(self) -> str | None:
+        return self.code.hex
+
+    @property
+    def recoverable(self) -> Mapping[str, str]:
+        """``{"python": "yes", "cpp": "no"}``: recoverable per API (``yes``/``no``/``n/a``/``unknown``)."""
+        return self.code.recoverable
+
+    @property
+    def meaning(self) -> str:
+        """Meaning in ``lang``, as the Python API page words it (the C++ page for C++-only codes)."""
+        return _view_for_display(self.code).meaning.get(self.lang)
+
+    @property
+    def remedy(self) -> Mapping[str, str]:
+        """Remedy per API, in ``lang``."""
+        return MappingProxyType({v.api: v.remedy.get(self.lang) for v in self.code.views})
+
+    @property
+    def related(self) -> tuple[str, ...]:
+        return self.code.related
+
+    @property
+    def url(self) -> str:
+        """The vendor page (or source) the first view cites."""
+        return _view_for_display(self.code).source.url
+
+    # -- display ---------------------------------------------------------------
+    def _pairs(self) -> list[tuple[StatusCode, str | None]]:
+        return [(m.code, m.reading) for m in self.matches]
+
+    def text(self) -> str:
+        from ..render import text as render_text
+        from ..render.html import label
+
+        parts = []
+        if self.query is not None and self.ambiguous:
+            parts.append(label("meanings", self.lang, query=self.query, n=len(self.matches)))
+        parts += [render_text.card(code, self.lang, reading=reading) for code, reading in self._pairs()]
+        return "\n\n".join(p.rstrip("\n") for p in parts)
+
+    def html(self) -> str:
+        from ..render import html as render_html
+
+        return render_html.cards(self._pairs(), self.lang, self.query)
+
+    def markdown(self) -> str:
+        from ..render import markdown as render_md
+
+        return render_md.cards(self._pairs(), self.lang, self.query)
+
+    def __repr__(self) -> str:
+        return f"<CardResult {' | '.join(c.name for c in self.codes)}>"
+
+
+class ListResult(Result):
+    """A table of codes: ``%llmstatus`` alone, a partial name, or ``--search``.
+
+    Iterable and indexable like a tuple of :class:`StatusCode`;
+    ``r["LLM_LINK_FAILED"]`` also works with any spelling.
+    """
+
+    def __init__(self, codes: Sequence[StatusCode], lang: str, *, api: str | None = None, title: str = ""):
+        self.codes: tuple[StatusCode, ...] = tuple(codes)
+        self.lang = lang
+        self.api = api
+        self.title = title
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.codes)
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def __iter__(self) -> Iterator[StatusCode]:
+        return iter(self.codes)
+
+    def __contains__(self, item: object) -> bool:
+        if isinstance(item, str):
+            return any(item.upper() in (s.upper() for s in c.spellings) for c in self.codes)
+        return item in self.codes
+
+    def __getitem__(self, key: int | str) -> StatusCode:
+        if isinstance(key, str):
+            for c in self.codes:
+                if key.upper() in (s.upper() for s in c.spellings):
+                    return c
+            raise KeyError(key)
+        return self.codes[key]
+
+    def text(self) -> str:
+        from ..render import text as render_text
+
+        if not self.codes:
+            return self.title
+        body = render_text.table(self.codes, self.lang, api=self.api).rstrip("\n")
+        return f"{self.title}\n{body}" if self.title else body
+
+    def html(self) -> str:
+        from ..render import html as render_html
+
+        if not self.codes:
+            return render_html.note(self.title)
+        return render_html.table(self.codes, self.lang, api=self.api, caption=self.title or None)
+
+    def markdown(self) -> str:
+        from ..render import markdown as render_md
+
+        if not self.codes:
+            return render_md.note(self.title)
+        return render_md.table(self.codes, self.lang, api=self.api, caption=self.title or None)
+
+    def __repr__(self) -> str:
+        return f"<ListResult {len(self.codes)} codes>"
+
+
+def trim_line(line: str, start: int, end: int, width: int = LINE_WIDTH) -> str:
+    """``line`` stripped; if still wider than ``width``, cut to a window around ``line[start:end]``."""
+    stripped = line.strip()
+    if len(stripped) <= width:
+        return stripped
+    lead = len(line) - len(line.lstrip())
+    a, b = max(0, start - lead), max(0, end - lead)
+    half = max(0, (width - (b - a)) // 2)
+    lo, hi = max(0, a - half), min(len(stripped), b + half)
+    return ("…" if lo else "") + stripped[lo:hi] + ("…" if hi < len(stripped) else "")
+
+
+def hit_api(hit: Any, forced: str | None = None) -> str | None:
+    """Which API an occurrence most likely comes from.
+
+    ``forced`` (``--api``) wins when the code has that API. Otherwise
+    ``LLMStatusCode.X`` (``str()``/``repr()`` of the Python enum) is Python, a
+    bare number is C++ (C++ callers print ``ret = ...``), and a bare name is
+    the API whose spelling it is, Python first.
+    """
+    code = hit.code
+    if code is None:
+        return None
+    if forced and code.view(forced) is not None:
+        return forced
+    if getattr(hit, "api", None):  # the shared scanner's own reading of the token's form
+        return hit.api
+    token = str(hit.token)
+    if "LLMStatusCode" in token:
+        order = ("python", "cpp")
+    elif token.strip().lstrip("+-").replace("0x", "").replace("0X", "").isalnum() and any(
+        ch.isdigit() for ch in token
+    ) and not any(ch == "_" for ch in token):
+        order = ("cpp", "python")
+    else:
+        up = token.upper()
+        order = ("cpp", "python") if code.cpp and code.cpp.name == up and (
+            not code.python or code.python.name != up) else ("python", "cpp")
+    for api in order:
+        if code.view(api) is not None:
+            return api
+    return None
+
+
+class ScanResult(Result):
+    """What ``%%llmstatus`` found in a pasted log.
+
+    ``hits`` is every occurrence (the shared scanner's ``Hit`` objects: line
+    number, line, token, value, code); ``codes`` the distinct known codes in
+    order of first appearance; ``counts`` occurrences per code name (unknown
+    numbers of the LLM DataDist layout count under their token). The display
+    lists at most ``limit`` occurrences (None: all); the attributes hold all.
+    """
+
+    def __init__(
+        self,
+        hits: Sequence[Any],
+        lang: str,
+        *,
+        lines: int,
+        api: str | None = None,
+        include_success: bool = False,
+        limit: int | None = None,
+    ):
+        self.hits: tuple[Any, ...] = tuple(hits)
+        self.lang = lang
+        self.lines = lines
+        self.api = api
+        self.include_success = include_success
+        self.limit = limit
+
+    def __len__(self) -> int:
+        return len(self.hits)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.hits)
+
+    @staticmethod
+    def _key(hit: Any) -> str:
+        return hit.code.name if hit.code is not None else str(hit.token)
+
+    @cached_property
+    def counts(self) -> Mapping[str, int]:
+        """``{name: occurrences}`` in order of first appearance."""
+        return MappingProxyType(dict(Counter(self._key(h) for h in self.hits)))
+
+    @cached_property
+    def codes(self) -> tuple[StatusCode, ...]:
+        seen: dict[str, StatusCode] = {}
+        for h in self.hits:
+            if h.code is not None:
+                seen.setdefault(h.code.name, h.code)
+        return tuple(seen.values())
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self.counts)
+
+    def rows(self):
+        """The displayed occurrences as :class:`~sphinx_llmstatus.render.html.HitRow`."""
+        from ..render.html import HitRow
+
+        shown = self.hits if self.limit is None else self.hits[: self.limit]
+        out = []
+        for h in shown:
+            api = hit_api(h, self.api)
+            view = h.code.view(api) if (h.code is not None and api) else None
+            out.append(
+                HitRow(
+                    line_no=h.line_no,
+                    line=trim_line(h.line, h.start, h.end),
+                    token=str(h.token),
+                    code=h.code,
+                    api=api,
+                    recoverable=view.recoverable if view else "unknown",
+                    remedy=view.remedy.get(self.lang) if view else "",
+                )
+            )
+        return out
+
+    def _args(self) -> dict[str, Any]:
+        return dict(
+            lines=self.lines, total=len(self.hits), success_hidden=not self.include_success
+        )
+
+    def text(self) -> str:
+        from ..render.html import label
+
+        title = label("hits", self.lang, n=len(self.hits), lines=self.lines)
+        if not self.include_success:
+            title += f" ({label('success_hidden', self.lang)})"
+        out = [title]
+        if not self.hits:
+            out.append(label("no_codes", self.lang))
+            return "\n".join(out)
+        rows = self.rows()
+        for row in rows:
+            name = row.code.name if row.code is not None else f"{row.token} ({label('unknown_code', self.lang)})"
+            hexa = f" {row.code.hex}" if row.code is not None and row.code.hex else ""
+            rec = label(row.recoverable, self.lang) if row.recoverable in ("yes", "no", "n/a", "unknown") else row.recoverable
+            out.append(f"{label('line', self.lang)} {row.line_no}: {name}{hexa}  [{label('recoverable', self.lang)}: {rec}]")
+            out.append(f"    {row.line}")
+            if row.remedy:
+                out.append(f"    {label('remedy', self.lang)}: {' '.join(row.remedy.split())}")
+        if len(self.hits) > len(rows):
+            out.append("… " + label("more", self.lang, n=len(self.hits) - len(rows)))
+        out.append(
+            f"{label('summary', self.lang)}: " + ", ".join(f"{n} × {c}" for n, c in self.counts.items())
+        )
+        return "\n".join(out)
+
+    def html(self) -> str:
+        from ..render import html as render_html
+
+        return render_html.hits_table(self.rows(), list(self.counts.items()), self.lang, **self._args())
+
+    def markdown(self) -> str:
+        from ..render import markdown as render_md
+
+        return render_md.hits_table(self.rows(), list(self.counts.items()), self.lang, **self._args())
+
+    def __repr__(self) -> str:
+        return f"<ScanResult {len(self.hits)} hits in {self.lines} lines>"
+
+
+class LastResult(CardResult):
+    """``%llmstatus --last``: the codes carried by the session's last exception.
+
+    ``exception`` is the exception object; ``how`` says where the codes came
+    from (``"status_code attribute"`` or ``"message and traceback text"``);
+    ``hits`` are the scanner hits when they came from text. With no code
+    found, ``codes`` is empty and the scalar attributes raise IndexError.
+    """
+
+    def __init__(
+        self,
+        exception: BaseException,
+        matches: Sequence[Match],
+        lang: str,
+        *,
+        how: str,
+        hits: Sequence[Any] = (),
+    ):
+        super().__init__(matches, lang)
+        self.exception = exception
+        self.how = how
+        self.hits = tuple(hits)
+
+    @property
+    def summary(self) -> str:
+        """``TypeName: message`` of the exception, on one line, cut at 200 characters."""
+        msg = " ".join(str(self.exception).split())
+        if len(msg) > 200:
+            msg = msg[:199] + "…"
+        return f"{type(self.exception).__name__}: {msg}" if msg else type(self.exception).__name__
+
+    def _head(self) -> str:
+        if not self.matches:
+            return f"Last exception: {self.summary}\nNo LLM DataDist status code in it (checked: {self.how})."
+        return f"Last exception: {self.summary}\nStatus code from its {self.how}:"
+
+    def text(self) -> str:
+        if not self.matches:
+            return self._head()
+        return self._head() + "\n\n" + super().text()
+
+    def html(self) -> str:
+        from ..render import html as render_html
+
+        head = "".join(f"<div>{render_html.esc(line)}</div>" for line in self._head().splitlines())
+        if not self.matches:
+            return f'<div class="llmstatus llmstatus-note">{head}</div>'
+        return f'<div class="llmstatus">{head}{super().html()}</div>'
+
+    def markdown(self) -> str:
+        from ..render import markdown as render_md
+
+        head = "  \n".join(render_md.esc(line) for line in self._head().splitlines()) + "\n"
+        return head if not self.matches else head + "\n" + super().markdown()
+
+    def __repr__(self) -> str:
+        return f"<LastResult {type(self.exception).__name__}: {' | '.join(c.name for c in self.codes) or 'no code'}>"

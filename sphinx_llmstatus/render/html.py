@@ -1,0 +1,296 @@
+"""Self-contained, escaped HTML fragments for status codes (notebook output, no Sphinx).
+
+Every string that comes from the registry (names, meanings, remedies, notes,
+source titles and URLs) or from the user (queries, pasted log lines) goes
+through :func:`html.escape`; registry text in `backticks` becomes ``<code>``
+after escaping. The fragments load nothing: no ``<link>``, ``<script>``,
+``<img>``, fonts or ``url()``. Colours never set the text colour: text
+inherits the front-end's foreground, and accents are borders and translucent
+tints that read on JupyterLab's light and dark themes alike, with JupyterLab's
+``--jp-*`` variables (and fallbacks) for borders and fonts. Alignment is
+inline (``text-align:left``) because JupyterLab right-aligns table cells.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from ..registry.model import StatusCode
+
+_BACKTICK_RE = re.compile(r"`([^`]+)`")
+
+#: Translucent accents: legible over white and over JupyterLab's dark grey.
+_ACCENT = {
+    "yes": "rgba(46, 160, 67, 0.75)",
+    "no": "rgba(218, 54, 51, 0.75)",
+    "mixed": "rgba(210, 153, 34, 0.8)",
+    "n/a": "rgba(128, 128, 128, 0.6)",
+    "unknown": "rgba(128, 128, 128, 0.6)",
+}
+_TINT = {
+    "yes": "rgba(46, 160, 67, 0.15)",
+    "no": "rgba(218, 54, 51, 0.15)",
+    "mixed": "rgba(210, 153, 34, 0.18)",
+    "n/a": "rgba(128, 128, 128, 0.15)",
+    "unknown": "rgba(128, 128, 128, 0.15)",
+}
+_BORDER = "var(--jp-border-color2, rgba(128, 128, 128, 0.4))"
+_MONO = "var(--jp-code-font-family, ui-monospace, SFMono-Regular, Menlo, Consolas, monospace)"
+_BOX = (
+    f"border:1px solid {_BORDER};border-radius:4px;padding:0.45em 0.8em;margin:0.35em 0;"
+    "background:transparent;color:inherit;max-width:100%;overflow-x:auto"
+)
+_CELL = "text-align:left;vertical-align:top;padding:0.2em 0.6em"
+_DIM = "opacity:0.75"
+
+LABELS: Mapping[str, Mapping[str, str]] = {
+    "en": {
+        "api": "API", "python": "Python", "cpp": "C++", "name": "Name", "recoverable": "Recoverable",
+        "meaning": "Meaning", "remedy": "Remedy", "related": "Related", "note": "Note",
+        "source": "Source", "hex": "Hex", "decimal": "Decimal", "read_as": "read as",
+        "not_documented": "not on the vendor page", "line": "Line", "code": "Code",
+        "text": "Log line", "summary": "Summary", "no_codes": "No LLM DataDist status code found.",
+        "meanings": "{query} has {n} meanings", "codes": "{n} status codes", "match": "{n} of {total} codes",
+        "hits": "{n} status code occurrences in {lines} lines", "more": "{n} more not shown",
+        "success_hidden": "success codes hidden (use --all)", "unknown_code": "unknown LLM DataDist code",
+        "yes": "yes", "no": "no", "n/a": "n/a", "unknown": "unknown",
+    },
+    "zh": {
+        "api": "接口", "python": "Python", "cpp": "C++", "name": "名称", "recoverable": "可恢复",
+        "meaning": "含义", "remedy": "处理建议", "related": "相关错误码", "note": "说明",
+        "source": "来源", "hex": "十六进制", "decimal": "十进制", "read_as": "解读为",
+        "not_documented": "官方文档未列出", "line": "行", "code": "错误码",
+        "text": "日志行", "summary": "汇总", "no_codes": "未找到 LLM DataDist 错误码。",
+        "meanings": "{query} 有 {n} 种含义", "codes": "{n} 个错误码", "match": "{total} 个错误码中的 {n} 个",
+        "hits": "{lines} 行中出现 {n} 次错误码", "more": "另有 {n} 条未显示",
+        "success_hidden": "已隐藏成功码（使用 --all 显示）", "unknown_code": "未知的 LLM DataDist 错误码",
+        "yes": "是", "no": "否", "n/a": "不适用", "unknown": "未知",
+    },
+}
+
+
+def label(key: str, lang: str, **fmt: object) -> str:
+    """The UI string ``key`` in ``lang`` (English for any other language), formatted with ``fmt``."""
+    text = LABELS.get(lang, LABELS["en"])[key]
+    return text.format(**fmt) if fmt else text
+
+
+@dataclass(frozen=True, slots=True)
+class HitRow:
+    """One scanned occurrence, reduced to what a report shows.
+
+    ``line`` is already trimmed for display; ``code`` is None for a number of
+    the LLM DataDist layout that the registry does not know; ``recoverable``
+    and ``remedy`` are for the API the occurrence was read as (``api``).
+    """
+
+    line_no: int
+    line: str
+    token: str
+    code: StatusCode | None
+    api: str | None
+    recoverable: str
+    remedy: str
+
+
+def esc(text: object) -> str:
+    """``html.escape`` of ``str(text)``, quotes included."""
+    return html.escape(str(text), quote=True)
+
+
+def rich(text: str) -> str:
+    """Escape registry text, then turn its `backticked` names into ``<code>``."""
+    return _BACKTICK_RE.sub(
+        lambda m: f'<code style="font-family:{_MONO}">{m.group(1)}</code>', esc(text)
+    )
+
+
+def code_name(text: str) -> str:
+    return f'<code style="font-family:{_MONO};font-weight:600">{esc(text)}</code>'
+
+
+def overall_recoverable(code: StatusCode) -> str:
+    """``yes``/``no``/``n/a``/``unknown`` when every API agrees, else ``mixed``."""
+    values = set(code.recoverable.values())
+    return values.pop() if len(values) == 1 else "mixed"
+
+
+def badge(value: str, lang: str) -> str:
+    """A small tinted pill for a recoverable value; the text colour is inherited."""
+    key = value if value in _ACCENT else "unknown"
+    shown = label(value, lang) if value in LABELS["en"] else value
+    return (
+        f'<span style="border:1px solid {_ACCENT[key]};background:{_TINT[key]};'
+        f'border-radius:3px;padding:0 0.35em;white-space:nowrap">{esc(shown)}</span>'
+    )
+
+
+def _th(text: str) -> str:
+    return f'<th style="{_CELL}">{text}</th>'
+
+
+def _td(text: str, extra: str = "") -> str:
+    return f'<td style="{_CELL}{extra}">{text}</td>'
+
+
+def _numbers(code: StatusCode) -> str:
+    parts = [esc(code.hex)] if code.hex else []
+    parts.append(esc(code.value))
+    return " · ".join(parts)
+
+
+def card(code: StatusCode, lang: str, reading: str | None = None) -> str:
+    """One code as an HTML card.
+
+    Shows the canonical name, hex and decimal, how the query was read
+    (``reading``), then per API: name, recoverable, meaning, remedy and the
+    source page; then related codes and the note. Returns a ``<div>``.
+    """
+    accent = _ACCENT.get(overall_recoverable(code), _ACCENT["unknown"])
+    head = (
+        f'<div style="font-size:1.05em">{code_name(code.name)} '
+        f'<span style="{_DIM};font-family:{_MONO}">{_numbers(code)}</span>'
+    )
+    if reading:
+        head += f' <span style="{_DIM};font-size:0.9em">({esc(label("read_as", lang))} {esc(reading)})</span>'
+    head += "</div>"
+    rows = []
+    for view in code.views:
+        source = (
+            f'<a href="{esc(view.source.url)}" target="_blank" rel="noopener noreferrer">'
+            f"{esc(view.source.title.get(lang))}</a>"
+        )
+        if not view.documented:
+            source += f' <span style="{_DIM}">({esc(label("not_documented", lang))})</span>'
+        rows.append(
+            "<tr>"
+            + _td(esc(label(view.api, lang)))
+            + _td(code_name(view.name))
+            + _td(badge(view.recoverable, lang))
+            + _td(rich(view.meaning.get(lang)))
+            + _td(rich(view.remedy.get(lang)))
+            + _td(source)
+            + "</tr>"
+        )
+    header = "".join(
+        _th(esc(label(k, lang))) for k in ("api", "name", "recoverable", "meaning", "remedy", "source")
+    )
+    body = (
+        f'<table style="border-collapse:collapse;margin:0.4em 0;width:auto">'
+        f"<thead><tr>{header}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )
+    extra = []
+    if code.related:
+        extra.append(
+            f"<div><b>{esc(label('related', lang))}:</b> "
+            + ", ".join(code_name(r) for r in code.related)
+            + "</div>"
+        )
+    if code.note is not None:
+        extra.append(f"<div><b>{esc(label('note', lang))}:</b> {rich(code.note.get(lang))}</div>")
+    return (
+        f'<div class="llmstatus llmstatus-card" style="{_BOX};border-left:4px solid {accent}">'
+        + head + body + "".join(extra) + "</div>"
+    )
+
+
+def cards(matches: Sequence[tuple[StatusCode, str | None]], lang: str, query: str | None = None) -> str:
+    """Several cards in one block; with more than one, a line says how many meanings ``query`` has."""
+    parts = []
+    if query is not None and len(matches) > 1:
+        parts.append(f"<div><b>{esc(label('meanings', lang, query=query, n=len(matches)))}</b></div>")
+    parts += [card(code, lang, reading) for code, reading in matches]
+    return '<div class="llmstatus">' + "".join(parts) + "</div>"
+
+
+def table(codes: Iterable[StatusCode], lang: str, api: str | None = None, caption: str | None = None) -> str:
+    """Codes as an HTML table: name, hex, decimal, recoverable per API, meaning.
+
+    With ``api`` (``"python"`` or ``"cpp"``) the names, recoverable and
+    meaning are that API's. ``caption`` (plain text, escaped) goes on top.
+    """
+    apis = (api,) if api else ("python", "cpp")
+    head = _th(esc(label("name", lang))) + _th(esc(label("hex", lang))) + _th(esc(label("decimal", lang)))
+    head += "".join(
+        _th(esc(f"{label('recoverable', lang)} ({label(a, lang)})" if not api else label("recoverable", lang)))
+        for a in apis
+    )
+    head += _th(esc(label("meaning", lang)))
+    rows = []
+    for code in codes:
+        view = code.view(api) if api else (code.python or code.cpp)
+        name = view.name if api and view else code.name
+        cells = _td(code_name(name)) + _td(esc(code.hex or ""), f";font-family:{_MONO}")
+        cells += _td(esc(code.value), f";font-family:{_MONO}")
+        for a in apis:
+            v = code.view(a)
+            cells += _td(badge(v.recoverable, lang) if v else "—")
+        cells += _td(rich(view.meaning.get(lang)) if view else "")
+        rows.append(f"<tr>{cells}</tr>")
+    cap = f"<div><b>{esc(caption)}</b></div>" if caption else ""
+    return (
+        f'<div class="llmstatus llmstatus-table" style="{_BOX}">{cap}'
+        f'<table style="border-collapse:collapse;width:auto"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
+    )
+
+
+def hits_table(
+    rows: Sequence[HitRow],
+    counts: Sequence[tuple[str, int]],
+    lang: str,
+    *,
+    lines: int,
+    total: int,
+    success_hidden: bool,
+) -> str:
+    """A log-scan report: one row per occurrence, then the per-code counts.
+
+    ``rows`` may be the first part of ``total`` occurrences (a note says how
+    many are not shown); ``counts`` is ``(name, n)`` in display order;
+    ``lines`` is the number of lines scanned.
+    """
+    title = label("hits", lang, n=total, lines=lines)
+    if success_hidden:
+        title += f" ({label('success_hidden', lang)})"
+    parts = [f'<div class="llmstatus llmstatus-scan" style="{_BOX}"><div><b>{esc(title)}</b></div>']
+    if not total:
+        parts.append(f"<div>{esc(label('no_codes', lang))}</div></div>")
+        return "".join(parts)
+    head = "".join(
+        _th(esc(label(k, lang))) for k in ("line", "text", "code", "recoverable", "remedy")
+    )
+    body = []
+    for row in rows:
+        if row.code is not None:
+            code_cell = code_name(row.code.name)
+            if row.code.hex:
+                code_cell += f'<br><span style="{_DIM};font-family:{_MONO}">{esc(row.code.hex)}</span>'
+        else:
+            code_cell = code_name(row.token) + f'<br><span style="{_DIM}">{esc(label("unknown_code", lang))}</span>'
+        body.append(
+            "<tr>"
+            + _td(esc(row.line_no), f";font-family:{_MONO}")
+            + _td(f'<code style="font-family:{_MONO};white-space:pre-wrap;word-break:break-all">{esc(row.line)}</code>')
+            + _td(code_cell)
+            + _td(badge(row.recoverable, lang))
+            + _td(rich(row.remedy))
+            + "</tr>"
+        )
+    parts.append(
+        f'<table style="border-collapse:collapse;width:auto"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table>"
+    )
+    if total > len(rows):
+        parts.append(f'<div style="{_DIM}">… {esc(label("more", lang, n=total - len(rows)))}</div>')
+    summary = ", ".join(f"{code_name(name)} × {n}" for name, n in counts)
+    parts.append(f"<div><b>{esc(label('summary', lang))}:</b> {summary}</div></div>")
+    return "".join(parts)
+
+
+def note(text: str) -> str:
+    """A one-line message (escaped) in the same frame as the other fragments."""
+    return f'<div class="llmstatus llmstatus-note" style="{_BOX}">{esc(text)}</div>'

@@ -1,0 +1,543 @@
+"""``%llmstatus`` / ``%%llmstatus`` in a real IPython InteractiveShell (no mocks).
+
+Every form of issue 3, bad input (one line, no traceback), help, completion,
+the opt-in hint hook, ``--last`` and loading without Sphinx/docutils.
+"""
+
+from __future__ import annotations
+
+import enum
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+IPython = pytest.importorskip("IPython")
+from IPython.core.completer import provisionalcompleter  # noqa: E402
+from IPython.core.error import UsageError  # noqa: E402
+from IPython.core.interactiveshell import InteractiveShell  # noqa: E402
+from IPython.utils.capture import capture_output  # noqa: E402
+from traitlets.config import Config  # noqa: E402
+
+from sphinx_llmstatus.magic import loaded_magics  # noqa: E402
+from sphinx_llmstatus.magic.completion import IDENTIFIER  # noqa: E402
+from sphinx_llmstatus.magic.results import CardResult, LastResult, ListResult, ScanResult  # noqa: E402
+
+DATA = Path(__file__).parent / "data"
+
+# The six lines of issue 3, with what each must give.
+ISSUE_LOG = textwrap.dedent(
+    """\
+    llm_datadist.status.LLMException: [link] failed, error code is LLMStatusCode.LLM_LINK_FAILED, {3: 0, 19: 1}.
+    [ERROR] LinkLlmClusters failed, ret = 1343270921
+    PullKvBlocks failed, layer = 3, role = decoder, ret = 5010b002
+    Load graph failed, error code:1343225857, see plog
+    Transfer slice failed with status: 503900
+    ret=[<LLMStatusCode.LLM_SUCCESS: 0>]
+    """
+)
+
+
+class LLMStatusCode(enum.Enum):
+    """Stand-in for the vendor enum (same names and values), so no vendor package is needed."""
+
+    LLM_SUCCESS = 0
+    LLM_LINK_FAILED = 1343270921
+    LLM_KV_CACHE_NOT_EXIST = 1343270914
+
+
+class LLMException(Exception):
+    """Stand-in for llm_datadist.status.LLMException: carries ``status_code``."""
+
+    def __init__(self, message: str, status_code: LLMStatusCode):
+        super().__init__(message)
+        self._status_code = status_code
+
+    @property
+    def status_code(self) -> LLMStatusCode:
+        return self._status_code
+
+
+class BrokenStatus(Exception):
+    @property
+    def status_code(self):
+        raise RuntimeError("boom inside status_code")
+
+
+@pytest.fixture(scope="module")
+def shell():
+    config = Config()
+    config.HistoryManager.hist_file = ":memory:"
+    sh = InteractiveShell.instance(config=config)
+    sh.run_line_magic("colors", "nocolor")
+    yield sh
+    InteractiveShell.clear_instance()
+
+
+@pytest.fixture
+def ip(shell):
+    """The shell with the extension freshly loaded, English output; unloaded afterwards."""
+    shell.run_line_magic("load_ext", "sphinx_llmstatus")
+    shell.run_line_magic("config", "LLMStatusMagics.lang = 'en'")
+    shell.user_ns.update(LLMException=LLMException, LLMStatusCode=LLMStatusCode, BrokenStatus=BrokenStatus)
+    yield shell
+    shell.run_line_magic("unload_ext", "sphinx_llmstatus")
+    # %config values live in the shell's config and would outlive the extension.
+    shell.config.pop("LLMStatusMagics", None)
+    for attr in ("last_value", "last_exc", "last_type", "last_traceback"):
+        sys.__dict__.pop(attr, None)
+
+
+def run(ip, cell: str):
+    """Run ``cell`` as a user would; return (result object, stdout, stderr)."""
+    with capture_output() as cap:
+        res = ip.run_cell(cell, store_history=True)
+    return res, cap.stdout, cap.stderr
+
+
+def assert_one_line_error(out: str, err: str, expected: str) -> None:
+    text = (out + err).strip()
+    assert text.startswith("UsageError: "), text
+    assert expected in text, text
+    assert "\n" not in text and "Traceback" not in text, text
+
+
+# -- loading --------------------------------------------------------------------
+
+
+def test_load_twice_is_harmless_and_unload_cleans_everything(shell):
+    callbacks_before = list(shell.events.callbacks["post_run_cell"])
+    matchers_before = list(shell.Completer.custom_matchers)
+    shell.run_line_magic("load_ext", "sphinx_llmstatus")
+    magics = loaded_magics(shell)
+    with capture_output():
+        shell.run_line_magic("load_ext", "sphinx_llmstatus")
+        shell.run_line_magic("load_ext", "sphinx_llmstatus.magic")  # other name: still one instance
+    assert loaded_magics(shell) is magics
+    assert shell.magics_manager.magics["line"]["llmstatus"].__self__ is magics
+    assert sum(getattr(m, "matcher_identifier", "") == IDENTIFIER for m in shell.Completer.custom_matchers) == 1
+    assert shell.configurables.count(magics) == 1
+    magics.hook = True
+    shell.run_line_magic("unload_ext", "sphinx_llmstatus")
+    assert "llmstatus" not in shell.magics_manager.magics["line"]
+    assert "llmstatus" not in shell.magics_manager.magics["cell"]
+    assert loaded_magics(shell) is None
+    assert shell.events.callbacks["post_run_cell"] == callbacks_before
+    assert shell.Completer.custom_matchers == matchers_before
+    assert magics not in shell.configurables
+    shell.run_line_magic("unload_ext", "sphinx_llmstatus.magic")  # not loaded: no error
+    shell.run_line_magic("load_ext", "sphinx_llmstatus")  # and loads again after unloading
+    assert isinstance(shell.run_line_magic("llmstatus", "LLM_LINK_FAILED"), CardResult)
+    shell.run_line_magic("unload_ext", "sphinx_llmstatus")
+
+
+def test_loading_imports_neither_sphinx_nor_docutils():
+    # A fresh interpreter: this test process has Sphinx loaded by other tests.
+    script = textwrap.dedent(
+        """
+        import sys
+        from IPython.core.interactiveshell import InteractiveShell
+        ip = InteractiveShell.instance()
+        before = {m for m in sys.modules if m.split('.')[0] in ('sphinx', 'docutils')}
+        ip.run_line_magic('load_ext', 'sphinx_llmstatus')
+        r = ip.run_line_magic('llmstatus', 'LLM_LINK_FAILED')
+        r._repr_mimebundle_()
+        ip.run_cell_magic('llmstatus', '', 'ret = 1343270921')._repr_mimebundle_()
+        after = {m for m in sys.modules if m.split('.')[0] in ('sphinx', 'docutils')}
+        print(sorted(before), sorted(after))
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[] []", out.stdout + out.stderr
+
+
+def test_lazy_magics_config_loads_the_extension_on_first_use(shell):
+    shell.magics_manager.lazy_magics["llmstatus"] = "sphinx_llmstatus"
+    try:
+        r = shell.run_line_magic("llmstatus", "LLM_LINK_FAILED")
+        assert isinstance(r, CardResult) and r.value == 1343270921
+    finally:
+        shell.magics_manager.lazy_magics.pop("llmstatus", None)
+        shell.run_line_magic("unload_ext", "sphinx_llmstatus")
+
+
+# -- %llmstatus CODE -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "query, name, reading",
+    [
+        ("LLM_LINK_FAILED", "LLM_LINK_FAILED", "name"),
+        ("llm_link_failed", "LLM_LINK_FAILED", "name"),
+        ("LLM_WAIT_PROCESS_TIMEOUT", "LLM_WAIT_PROC_TIMEOUT", "Python name"),
+        ("LLM_WAIT_PROC_TIMEOUT", "LLM_WAIT_PROC_TIMEOUT", "name"),
+        ("LLMStatusCode.LLM_LINK_FAILED", "LLM_LINK_FAILED", "name"),
+        ("<LLMStatusCode.LLM_LINK_FAILED: 1343270921>", "LLM_LINK_FAILED", "name"),
+        ("llm_datadist::LLM_PARAM_INVALID", "LLM_PARAM_INVALID", "name"),
+        ("0x5010B009", "LLM_LINK_FAILED", "hex"),
+        ("5010b002", "LLM_KV_CACHE_NOT_EXIST", "hex"),
+        ("1343270921", "LLM_LINK_FAILED", "decimal"),
+        ("'LLM_LINK_FAILED'", "LLM_LINK_FAILED", "name"),
+        ("4294967295", "LLM_FAILED", "decimal"),
+        ("507053", "LLM_DEVICE_MEM_ERROR", "decimal"),
+    ],
+)
+def test_lookup_forms_return_a_card(ip, query, name, reading):
+    r = ip.run_line_magic("llmstatus", query)
+    assert isinstance(r, CardResult)
+    assert r.name == name and not r.ambiguous
+    assert r.matches[0].reading.startswith(reading)
+
+
+def test_card_has_everything_the_issue_lists(ip):
+    r = ip.run_line_magic("llmstatus", "LLM_TIMEOUT")
+    assert r.value == 0x5010B01A and r.hex == "0x5010B01A"
+    assert dict(r.recoverable) == {"python": "yes", "cpp": "no"}  # the pages disagree
+    assert set(r.remedy) == {"python", "cpp"} and r.meaning
+    bundle = r._repr_mimebundle_()
+    assert set(bundle) == {"text/plain", "text/html", "text/markdown"}
+    for mime in ("text/plain", "text/html", "text/markdown"):
+        body = bundle[mime]
+        for needle in ("LLM_TIMEOUT", "0x5010B01A", "1343270938"):
+            assert needle in body.replace("\\_", "_"), (mime, needle)
+    html = bundle["text/html"]
+    assert "Python" in html and "C++" in html
+    assert html.count(">yes<") >= 1 and html.count(">no<") >= 1
+    assert r.code.python.meaning.en.split("`")[0][:20].replace("&", "&amp;") in html
+    assert "hiascend.com" in html  # vendor page link
+    related = ip.run_line_magic("llmstatus", "LLM_LINK_FAILED")
+    assert related.related and all(n in related.html() for n in related.related)
+
+
+def test_minus_one_shows_every_meaning(ip):
+    r = ip.run_line_magic("llmstatus", "-1")
+    assert r.ambiguous and {c.name for c in r.codes} == {"LLM_UNKNOWN_ERROR", "LLM_FAILED"}
+    for body in (r.text(), r.html(), r.markdown()):
+        assert "2 meanings" in body
+        assert "LLM_UNKNOWN_ERROR" in body.replace("\\_", "_") and "LLM_FAILED" in body.replace("\\_", "_")
+
+
+def test_several_codes_give_one_card_each(ip):
+    r = ip.run_line_magic("llmstatus", "LLM_LINK_FAILED 0x5010B002")
+    assert [c.name for c in r.codes] == ["LLM_LINK_FAILED", "LLM_KV_CACHE_NOT_EXIST"]
+
+
+def test_result_displays_in_the_terminal_as_text_plain(ip):
+    res, out, err = run(ip, "%llmstatus LLM_LINK_FAILED")
+    assert res.success and err == ""
+    assert out.startswith("Out[") and "LLM_LINK_FAILED" in out and "0x5010B009" in out
+    assert "<div" not in out
+
+
+def test_result_is_usable_in_code(ip):
+    res, out, _ = run(ip, "r = %llmstatus LLM_LINK_FAILED\nprint(r.value, r.recoverable['python'], r.name)")
+    assert out.strip() == "1343270921 yes LLM_LINK_FAILED"
+
+
+# -- lists, partial names, search, filters -------------------------------------------
+
+
+def test_partial_name_lists_matches(ip):
+    r = ip.run_line_magic("llmstatus", "link")
+    assert isinstance(r, ListResult)
+    assert {"LLM_LINK_FAILED", "LLM_UNLINK_FAILED", "LLM_LINK_BUSY", "LLM_NOT_YET_LINK"} <= set(r.names)
+    assert all("LINK" in n for n in r.names)
+    assert "link" in r.title and "<table" in r.html()
+
+
+@pytest.mark.parametrize("words, expected", [("建链", "LLM_LINK_FAILED"), ("timeout", "LLM_TIMEOUT")])
+def test_search_in_english_and_chinese(ip, words, expected):
+    r = ip.run_line_magic("llmstatus", f"--search {words}")
+    assert isinstance(r, ListResult) and expected in r.names
+    assert len(r) < 33
+
+
+def test_search_without_matches_is_an_empty_list_with_a_message(ip):
+    r = ip.run_line_magic("llmstatus", "--search zzzqqq")
+    assert len(r) == 0 and "No LLM DataDist status code" in r.text()
+    assert "No LLM DataDist status code" in r.html()
+
+
+def test_no_argument_lists_all_codes_and_filters_apply(ip):
+    everything = ip.run_line_magic("llmstatus", "")
+    assert isinstance(everything, ListResult) and len(everything) == 33
+    cpp = ip.run_line_magic("llmstatus", "--api cpp")
+    assert 0 < len(cpp) < 33 and all(c.cpp is not None for c in cpp)
+    assert "LLM_UNKNOWN_ERROR" not in cpp and "LLM_CACHE_INCOMPATIBLE" in cpp
+    py_yes = ip.run_line_magic("llmstatus", "--api python --recoverable yes")
+    assert len(py_yes) and all(c.python.recoverable == "yes" for c in py_yes)
+    assert "LLM_TIMEOUT" in py_yes
+    cpp_yes = ip.run_line_magic("llmstatus", "--api cpp --recoverable yes")
+    assert "LLM_TIMEOUT" not in cpp_yes
+    no = ip.run_line_magic("llmstatus", "--recoverable no")
+    assert all("no" in c.recoverable.values() for c in no)
+
+
+def test_lang_option_and_config(ip):
+    zh = ip.run_line_magic("llmstatus", "LLM_LINK_FAILED --lang zh")
+    assert zh.meaning == zh.code.python.meaning.zh and "含义" in zh.html()
+    en = ip.run_line_magic("llmstatus", "LLM_LINK_FAILED")
+    assert en.meaning == en.code.python.meaning.en
+    ip.run_line_magic("config", "LLMStatusMagics.lang = 'zh'")
+    assert ip.run_line_magic("llmstatus", "LLM_LINK_FAILED").lang == "zh"
+    assert ip.run_line_magic("llmstatus", "LLM_LINK_FAILED --lang en").lang == "en"
+
+
+# -- bad input: one line, no traceback ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "cell, expected",
+    [
+        ("%llmstatus LLM_LINK_FAILD", "unknown LLM DataDist status code 'LLM_LINK_FAILD'; did you mean LLM_LINK_FAILED"),
+        ("%llmstatus zzzz", "unknown LLM DataDist status code 'zzzz'"),
+        ("%llmstatus 503900", "is a HIXL/ADXL status code, not an LLM DataDist status code"),
+        ("%llmstatus 1343225857", "is not an LLM DataDist status code"),
+        ("%llmstatus 0x5010B0FF", "has the LLM DataDist layout but is not a known code"),
+        ("%llmstatus LLM_LINK_FAILED nonsense", "unknown LLM DataDist status code 'nonsense'"),
+        ("%llmstatus --api foo", "argument --api: invalid choice: 'foo'"),
+        ("%llmstatus --lang fr", "argument --lang: invalid choice: 'fr'"),
+        ("%llmstatus --bogus", "unrecognized arguments: --bogus"),
+        ("%llmstatus --last LLM_LINK_FAILED", "give only one of a code and --last"),
+        ("%llmstatus --all", "--all and --limit apply to the cell magic %%llmstatus"),
+        ("%llmstatus --hook maybe", "argument --hook: invalid choice: 'maybe'"),
+        ("%%llmstatus --search x\nret = 1", "%%llmstatus scans the cell; it takes only --all, --api, --lang and --limit"),
+        ("%%llmstatus --limit -3\nret = 1", "--limit must be 0 (no limit) or more, not -3"),
+        ("%%llmstatus --limit x\nret = 1", "argument --limit: invalid int value: 'x'"),
+    ],
+)
+def test_bad_input_gives_one_line_and_no_traceback(ip, cell, expected):
+    res, out, err = run(ip, cell)
+    assert isinstance(res.error_in_exec, UsageError)
+    assert_one_line_error(out, err, expected)
+
+
+def test_unbalanced_quote_is_a_usage_error(ip):
+    res, out, err = run(ip, '%llmstatus "LLM_LINK_FAILED')
+    assert res.error_in_exec is None or isinstance(res.error_in_exec, UsageError)
+    if res.error_in_exec is not None:
+        assert_one_line_error(out, err, "")
+
+
+def test_bad_registry_file_is_one_line(ip, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[[code]]\nname = "LLM_LINK_FAILED"\n[code.python]\nrecoverable = "perhaps"\n', encoding="utf-8")
+    ip.run_line_magic("config", f"LLMStatusMagics.registry_files = [{str(bad)!r}]")
+    res, out, err = run(ip, "%llmstatus LLM_LINK_FAILED")
+    assert_one_line_error(out, err, "bad registry file: ")
+    assert "bad.toml" in err and "python.recoverable" in err
+
+
+def test_help_is_full(ip):
+    res, out, err = run(ip, "%llmstatus?")
+    for needle in ("%llmstatus [--search WORD", "--api", "--recoverable", "--lang", "--last", "--hook",
+                   "--all", "%%llmstatus", "r.value", "建链"):
+        assert needle in out, needle
+
+
+# -- %%llmstatus ---------------------------------------------------------------------
+
+
+def test_cell_magic_finds_exactly_the_issue_lines(ip):
+    r = ip.run_cell_magic("llmstatus", "", ISSUE_LOG)
+    assert isinstance(r, ScanResult)
+    assert [(h.line_no, h.code.name) for h in r.hits] == [
+        (1, "LLM_LINK_FAILED"), (2, "LLM_LINK_FAILED"), (3, "LLM_KV_CACHE_NOT_EXIST"),
+    ]
+    assert dict(r.counts) == {"LLM_LINK_FAILED": 2, "LLM_KV_CACHE_NOT_EXIST": 1}
+    assert [c.name for c in r.codes] == ["LLM_LINK_FAILED", "LLM_KV_CACHE_NOT_EXIST"]
+    text = r.text()
+    assert "3 status code occurrences in 6 lines" in text
+    assert "Line 2: LLM_LINK_FAILED" in text and "ret = 1343270921" in text
+    assert "LLM_LINK_FAILED × 2" in text and "503900" not in text and "1343225857" not in text
+    rows = r.rows()
+    assert rows[0].api == "python" and rows[1].api == "cpp"
+    assert rows[1].remedy == rows[1].code.cpp.remedy.en and rows[0].remedy == rows[0].code.python.remedy.en
+
+
+def test_cell_magic_all_adds_success(ip):
+    r = ip.run_cell_magic("llmstatus", "--all", ISSUE_LOG)
+    assert [(h.line_no, h.code.name) for h in r.hits][-1] == (6, "LLM_SUCCESS")
+    assert "success codes hidden" not in r.text()
+
+
+def test_cell_magic_via_run_cell_displays_report(ip):
+    res, out, err = run(ip, "%%llmstatus\n" + ISSUE_LOG)
+    assert err == "" and "LLM_KV_CACHE_NOT_EXIST" in out and "Summary:" in out
+
+
+def test_cell_magic_without_codes_says_so(ip):
+    r = ip.run_cell_magic("llmstatus", "", "all good\nret = 0\n")
+    assert len(r) == 0 and "No LLM DataDist status code found." in r.text()
+    assert "No LLM DataDist status code found." in r.html()
+
+
+def test_cell_magic_limit_keeps_every_hit_in_the_result(ip):
+    log = "ret = 1343270921\n" * 50
+    r = ip.run_cell_magic("llmstatus", "--limit 5", log)
+    assert len(r.hits) == 50 and len(r.rows()) == 5
+    assert "45 more not shown" in r.text() and "45 more not shown" in r.html()
+    assert len(ip.run_cell_magic("llmstatus", "--limit 0", log).rows()) == 50
+
+
+def test_cell_magic_api_option_picks_the_remedy(ip):
+    r = ip.run_cell_magic("llmstatus", "--api python", "[ERROR] LinkLlmClusters failed, ret = 1343270921\n")
+    assert r.rows()[0].api == "python"
+
+
+def test_cell_input_is_not_variable_expanded(ip):
+    ip.user_ns["x"] = "LLM_LINK_FAILED"
+    r = ip.run_cell_magic("llmstatus", "", "status: $x {x}\n")
+    assert len(r) == 0
+    res, out, err = run(ip, "%llmstatus $x")
+    assert_one_line_error(out, err, "'$x'")
+
+
+# -- --last ----------------------------------------------------------------------------
+
+
+def test_last_uses_the_status_code_attribute(ip):
+    run(ip, "raise LLMException('[link] failed', LLMStatusCode.LLM_LINK_FAILED)")
+    r = ip.run_line_magic("llmstatus", "--last")
+    assert isinstance(r, LastResult)
+    assert r.how == "status_code attribute" and r.name == "LLM_LINK_FAILED"
+    assert isinstance(r.exception, LLMException)
+    assert "LLMException: [link] failed" in r.text() and "LLM_LINK_FAILED" in r.html()
+
+
+def test_last_survives_a_typo_in_the_magic_itself(ip):
+    run(ip, "raise LLMException('pull failed', LLMStatusCode.LLM_KV_CACHE_NOT_EXIST)")
+    run(ip, "%llmstatus LLM_TYPO")  # a UsageError in between
+    assert ip.run_line_magic("llmstatus", "--last").name == "LLM_KV_CACHE_NOT_EXIST"
+
+
+def test_last_follows_the_cause_chain_and_plain_ints(ip):
+    run(ip, "try:\n    raise LLMException('x', LLMStatusCode.LLM_LINK_FAILED)\n"
+            "except Exception as e:\n    raise RuntimeError('wrapped') from e")
+    assert ip.run_line_magic("llmstatus", "--last").name == "LLM_LINK_FAILED"
+
+    run(ip, "class E(Exception):\n    status_code = 1343270914\nraise E('int code')")
+    assert ip.run_line_magic("llmstatus", "--last").name == "LLM_KV_CACHE_NOT_EXIST"
+
+
+def test_last_falls_back_to_message_and_traceback_text(ip):
+    run(ip, "raise RuntimeError('LinkLlmClusters failed, ret = 1343270921')")
+    r = ip.run_line_magic("llmstatus", "--last")
+    assert r.how == "message and traceback text" and r.name == "LLM_LINK_FAILED"
+    assert r.hits and r.hits[0].token == "1343270921"
+
+
+def test_last_without_a_code_says_so(ip):
+    run(ip, "1 / 0")
+    r = ip.run_line_magic("llmstatus", "--last")
+    assert not r.codes and "No LLM DataDist status code in it" in r.text()
+    assert "ZeroDivisionError" in r.html()
+
+
+def test_last_without_any_exception_is_a_usage_error(shell):
+    # A fresh magics instance, and no sys.last_* left by other tests.
+    for attr in ("last_value", "last_exc", "last_type", "last_traceback"):
+        sys.__dict__.pop(attr, None)
+    shell.run_line_magic("load_ext", "sphinx_llmstatus")
+    try:
+        res, out, err = run(shell, "%llmstatus --last")
+        assert_one_line_error(out, err, "no exception has been raised in this session yet")
+    finally:
+        shell.run_line_magic("unload_ext", "sphinx_llmstatus")
+
+
+# -- hint hook ------------------------------------------------------------------------------
+
+
+HINT = "[llmstatus] LLM_LINK_FAILED (0x5010B009): "
+
+
+def test_hook_is_off_by_default_and_prints_a_hint_when_on(ip):
+    _, out, _ = run(ip, "raise LLMException('[link] failed', LLMStatusCode.LLM_LINK_FAILED)")
+    assert HINT not in out
+    _, out, _ = run(ip, "%llmstatus --hook on")
+    assert out.strip() == "llmstatus hint after tracebacks: on"
+    _, out, err = run(ip, "raise LLMException('[link] failed', LLMStatusCode.LLM_LINK_FAILED)")
+    assert "LLMException" in out and "Traceback" in out  # IPython's own traceback is still shown
+    hint = [line for line in out.splitlines() if line.startswith("[llmstatus]")]
+    assert len(hint) == 1 and hint[0].startswith(HINT) and hint[0].endswith("Run %llmstatus --last for the remedy.")
+    assert out.index("Traceback") < out.index(HINT)
+    _, out, _ = run(ip, "raise ValueError('no code here')")
+    assert "[llmstatus]" not in out and "ValueError" in out
+    run(ip, "%llmstatus --hook off")
+    _, out, _ = run(ip, "raise LLMException('[link] failed', LLMStatusCode.LLM_LINK_FAILED)")
+    assert "[llmstatus]" not in out
+
+
+def test_hook_from_config_and_message_only_exceptions(ip):
+    ip.run_line_magic("config", "LLMStatusMagics.hook = True")
+    _, out, _ = run(ip, "raise RuntimeError('pull failed, ret = 5010b002')")
+    assert "[llmstatus] LLM_KV_CACHE_NOT_EXIST (0x5010B002): " in out
+    ip.run_line_magic("config", "LLMStatusMagics.hook = False")
+
+
+def test_hook_chains_to_an_installed_custom_exception_handler(ip):
+    seen = []
+
+    def handler(shell, etype, value, tb, tb_offset=None):
+        seen.append(value)
+        print("custom handler ran")
+        return shell.InteractiveTB.structured_traceback(etype, value, tb, tb_offset=tb_offset)
+
+    saved = (ip.custom_exceptions, ip.__dict__.get("CustomTB"))
+    ip.set_custom_exc((LLMException,), handler)
+    installed = ip.CustomTB
+    try:
+        run(ip, "%llmstatus --hook on")
+        _, out, _ = run(ip, "raise LLMException('[link] failed', LLMStatusCode.LLM_LINK_FAILED)")
+        assert len(seen) == 1 and "custom handler ran" in out
+        assert "Traceback" in out and HINT in out
+        run(ip, "%llmstatus --hook off")
+        assert ip.CustomTB is installed and ip.custom_exceptions == (LLMException,)
+        ip.run_line_magic("unload_ext", "sphinx_llmstatus")
+        assert ip.CustomTB is installed  # unloading leaves the user's handler alone
+        ip.run_line_magic("load_ext", "sphinx_llmstatus")
+    finally:
+        ip.custom_exceptions = saved[0]
+        if saved[1] is None:
+            ip.__dict__.pop("CustomTB", None)
+        else:
+            ip.CustomTB = saved[1]
+
+
+def test_hook_never_hides_its_own_error(ip):
+    run(ip, "%llmstatus --hook on")
+    _, out, err = run(ip, "raise BrokenStatus('the user error')")
+    both = out + err
+    assert "the user error" in both  # the user's traceback first
+    assert "Error in callback" in both and "boom inside status_code" in both
+    assert both.index("the user error") < both.index("boom inside status_code")
+
+
+# -- completion -------------------------------------------------------------------------
+
+
+def complete(ip, line: str) -> list[str]:
+    with provisionalcompleter():
+        return [c.text for c in ip.Completer.completions(line, len(line))]
+
+
+def test_completion_of_code_names_options_and_choices(ip):
+    assert complete(ip, "%llmstatus LLM_LINK_F") == ["LLM_LINK_FAILED"]
+    assert {"LLM_LINK_FAILED", "LLM_LINK_BUSY"} <= set(complete(ip, "%llmstatus link"))
+    assert "LLM_WAIT_PROCESS_TIMEOUT" in complete(ip, "%llmstatus LLM_WAIT_P")
+    assert "LLM_WAIT_PROC_TIMEOUT" in complete(ip, "%llmstatus llm_wait")
+    assert complete(ip, "%llmstatus --ap") == ["--api"]
+    assert complete(ip, "%llmstatus --api ") == ["python", "cpp"]
+    assert complete(ip, "%llmstatus --hook o") == ["on", "off"]
+    assert "--all" in complete(ip, "%%llmstatus --a")
+    assert "LLM_LINK_FAILED" in complete(ip, "%llmstatus ")
+    assert "LLM_LINK_FAILED" not in complete(ip, "print(LLM_LINK_F")  # only after the magic
+
+
+def test_no_completion_after_unload(shell):
+    shell.run_line_magic("load_ext", "sphinx_llmstatus")
+    shell.run_line_magic("unload_ext", "sphinx_llmstatus")
+    assert "LLM_LINK_FAILED" not in complete(shell, "%llmstatus LLM_LINK_F")

@@ -44,7 +44,7 @@ class Hit:
             return None
         if "LLMStatusCode" in self.token:
             return "python" if code.python else code.views[0].api
-        if self.token[:1].isdigit():
+        if "_" not in self.token:  # a number (names all have underscores)
             return "cpp" if code.cpp else code.views[0].api
         name = self.token.rsplit(".", 1)[-1].rsplit(":", 1)[-1]
         for view in code.views:

@@ -43,6 +43,8 @@ _BOX = (
     f"border:1px solid {_BORDER};border-radius:4px;padding:0.45em 0.8em;margin:0.35em 0;"
     "background:transparent;color:inherit;max-width:100%;overflow-x:auto"
 )
+#: Readings not worth a line: the query was the name or the number itself.
+_OBVIOUS_READINGS = ("name", "decimal", "hex")
 _CELL = "text-align:left;vertical-align:top;padding:0.2em 0.6em"
 _DIM = "opacity:0.75"
 
@@ -55,7 +57,7 @@ LABELS: Mapping[str, Mapping[str, str]] = {
         "text": "Log line", "summary": "Summary", "no_codes": "No LLM DataDist status code found.",
         "meanings": "{query} has {n} meanings", "codes": "{n} status codes", "match": "{n} of {total} codes",
         "hits": "{n} status code occurrences in {lines} lines", "more": "{n} more not shown",
-        "success_hidden": "success codes hidden (use --all)", "unknown_code": "unknown LLM DataDist code",
+        "success_hidden": "success codes hidden; --all lists them", "unknown_code": "unknown LLM DataDist code",
         "yes": "yes", "no": "no", "n/a": "n/a", "unknown": "unknown",
     },
     "zh": {
@@ -66,7 +68,7 @@ LABELS: Mapping[str, Mapping[str, str]] = {
         "text": "日志行", "summary": "汇总", "no_codes": "未找到 LLM DataDist 错误码。",
         "meanings": "{query} 有 {n} 种含义", "codes": "{n} 个错误码", "match": "{total} 个错误码中的 {n} 个",
         "hits": "{lines} 行中出现 {n} 次错误码", "more": "另有 {n} 条未显示",
-        "success_hidden": "已隐藏成功码（使用 --all 显示）", "unknown_code": "未知的 LLM DataDist 错误码",
+        "success_hidden": "已隐藏成功码，--all 可列出", "unknown_code": "未知的 LLM DataDist 错误码",
         "yes": "是", "no": "否", "n/a": "不适用", "unknown": "未知",
     },
 }
@@ -154,7 +156,7 @@ def card(code: StatusCode, lang: str, reading: str | None = None) -> str:
         f'<div style="font-size:1.05em">{code_name(code.name)} '
         f'<span style="{_DIM};font-family:{_MONO}">{_numbers(code)}</span>'
     )
-    if reading:
+    if reading and reading not in _OBVIOUS_READINGS:
         head += f' <span style="{_DIM};font-size:0.9em">({esc(label("read_as", lang))} {esc(reading)})</span>'
     head += "</div>"
     rows = []

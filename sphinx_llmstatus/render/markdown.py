@@ -58,7 +58,7 @@ def card(code: StatusCode, lang: str, reading: str | None = None) -> str:
     head = f"**{_code(code.name)}**"
     numbers = ([code.hex] if code.hex else []) + [str(code.value)]
     head += " " + " · ".join(esc(n) for n in numbers)
-    if reading:
+    if reading and reading not in ("name", "decimal", "hex"):
         head += f" ({esc(label('read_as', lang))} {esc(reading)})"
     keys = ("api", "name", "recoverable", "meaning", "remedy", "source")
     lines = [head, "", _row(esc(label(k, lang)) for k in keys), _rule(len(keys))]

@@ -19,7 +19,7 @@ _LABELS = {
         "python": "Python", "cpp": "C++", "meaning": "Meaning", "remedy": "Remedy",
         "recoverable": "recoverable", "related": "Related", "note": "Note", "source": "Source",
         "read_as": "Read as", "undocumented": "not on the vendor page; our description",
-        "name": "Name", "hex": "Hex", "decimal": "Decimal", "unknown_code": "unknown LLM DataDist code",
+        "name": "Name", "Recoverable": "Recoverable", "hex": "Hex", "decimal": "Decimal", "unknown_code": "unknown LLM DataDist code",
         "summary": "Summary", "no_hits": "No LLM DataDist status code found.",
         "hits": "{n} occurrence(s) of {k} code(s), {f} failure(s)",
         "yes": "yes", "no": "no", "n/a": "n/a", "unknown": "unknown",
@@ -28,7 +28,7 @@ _LABELS = {
         "python": "Python", "cpp": "C++", "meaning": "含义", "remedy": "处理建议",
         "recoverable": "可恢复", "related": "相关错误码", "note": "说明", "source": "来源",
         "read_as": "解读方式", "undocumented": "厂商页面未列出，为本项目的说明",
-        "name": "名称", "hex": "十六进制", "decimal": "十进制", "unknown_code": "未知的 LLM DataDist 错误码",
+        "name": "名称", "Recoverable": "可恢复", "hex": "十六进制", "decimal": "十进制", "unknown_code": "未知的 LLM DataDist 错误码",
         "summary": "汇总", "no_hits": "未发现 LLM DataDist 状态码。",
         "hits": "共 {n} 处，{k} 种错误码，其中失败 {f} 处",
         "yes": "是", "no": "否", "n/a": "不适用", "unknown": "未知",
@@ -140,7 +140,7 @@ def table(codes: Iterable[StatusCode], lang: str, api: str | None = None) -> str
             rec = recoverable_text(code, lang)
             meaning = code.views[0].meaning.get(lang)
         rows.append((name, code.hex or "-", str(code.value), rec, first_sentence(meaning)))
-    head = (lab["name"], lab["hex"], lab["decimal"], lab["recoverable"], lab["meaning"])
+    head = (lab["name"], lab["hex"], lab["decimal"], lab["Recoverable"], lab["meaning"])
     widths = [max(_width(r[i]) for r in [head, *rows]) for i in range(4)]
     lines = []
     for row in [head, *rows]:
@@ -162,6 +162,13 @@ def clip_line(hit: Hit, width: int = LINE_WIDTH) -> str:
         hi = lo + width
         line = ("…" if lo else "") + line[lo:hi] + ("…" if hi < len(hit.line) else "")
     return _CONTROL_RE.sub("\ufffd", line).strip()
+
+
+def clip_line_text(line: str, width: int = LINE_WIDTH) -> str:
+    """A context line for display: control characters replaced, cut to ``width`` characters."""
+    if len(line) > width:
+        line = line[:width] + "…"
+    return _CONTROL_RE.sub("\ufffd", line).rstrip()
 
 
 def hit_name(hit: Hit, lang: str) -> str:

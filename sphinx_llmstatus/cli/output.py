@@ -1,0 +1,35 @@
+"""Where the command writes, and in which language and colours."""
+
+from __future__ import annotations
+
+import os
+import sys
+from argparse import Namespace
+
+
+def prepare_streams() -> None:
+    """Make stdout/stderr unable to fail on characters the terminal encoding lacks."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="replace")
+
+
+def use_color(args: Namespace) -> bool:
+    """``--color always|never``, else colour only on a terminal with ``NO_COLOR`` unset or empty."""
+    if args.color != "auto":
+        return args.color == "always"
+    return not os.environ.get("NO_COLOR") and sys.stdout.isatty()
+
+
+def lang_of(args: Namespace) -> str:
+    if args.lang:
+        return args.lang
+    from ..render.lang import default_lang
+
+    return default_lang()
+
+
+def error(message: str) -> None:
+    """One line on stderr, prefixed with the program name."""
+    sys.stderr.write(f"llmstatus: {message}\n")

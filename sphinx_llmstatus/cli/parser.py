@@ -1,0 +1,123 @@
+"""Command-line grammar of ``llmstatus`` (argparse).
+
+``llmstatus CODE ...`` needs no sub-command word: when the first positional
+argument is not a command name, ``lookup`` is implied.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+
+COMMANDS = ("lookup", "search", "list", "scan")
+_NEGATIVE_NUMBER = re.compile(r"^-\d")
+_VALUED_OPTIONS = {"--lang", "--color", "--registry", "--api", "--recoverable", "--context", "-C"}
+
+_DESCRIPTION = """\
+Look up CANN LLM DataDist status codes and find them in logs.
+
+  llmstatus CODE [CODE ...]          describe codes (name, 0x5010B009, 1343270921, -1, LLMStatusCode.X)
+  llmstatus search TEXT              find codes by words of their names, meanings and remedies
+  llmstatus list [--api] [--recoverable]   table of codes
+  llmstatus scan [FILE ...|-]        list every status code in logs, with remedies and a summary
+"""
+_EPILOG = """\
+exit status: 0 ok (scan: no failure code found); 1 unknown code, no search match,
+or scan found a failure code; 2 usage error, unreadable file or registry.
+Colour only on a terminal, never with NO_COLOR set (unless --color always)."""
+
+
+def _common() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    group = common.add_argument_group("output")
+    group.add_argument("--lang", choices=("en", "zh"), help="language of texts (default: from LC_ALL/LC_MESSAGES/LANG)")
+    group.add_argument("--json", action="store_true", help="JSON output (scan: JSON Lines, one object per hit)")
+    group.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                       help="ANSI colours (auto: on a terminal and NO_COLOR unset)")
+    group.add_argument("--registry", action="append", default=[], metavar="FILE",
+                       help="extra registry TOML file overriding or adding codes (repeatable)")
+    return common
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full parser, with one sub-parser per command."""
+    from .. import __version__
+
+    common = _common()
+    parser = argparse.ArgumentParser(
+        prog="llmstatus", description=_DESCRIPTION, epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("lookup", parents=[common], help="describe codes (the default command)",
+                       description="Describe each CODE: names per API, hex, decimal, recoverable, meaning, remedy.")
+    p.add_argument("codes", nargs="+", metavar="CODE",
+                   help="a name (either API spelling), LLMStatusCode.X, its repr, hex (0x5010B009, 5010b009) or decimal, also -1")
+
+    p = sub.add_parser("search", parents=[common], help="find codes by words (English or Chinese)",
+                       description="Codes whose names, meanings or remedies contain every word of TEXT.")
+    p.add_argument("text", nargs="+", metavar="TEXT")
+
+    p = sub.add_parser("list", parents=[common], help="table of codes",
+                       description="Every code of the registry, optionally filtered.")
+    p.add_argument("--api", choices=("python", "cpp"), help="only codes this API has, in its spelling")
+    p.add_argument("--recoverable", choices=("yes", "no"), help="only codes with this recoverability (in --api, or in any API)")
+
+    p = sub.add_parser("scan", parents=[common], help="find status codes in log files",
+                       description="Every occurrence of a status code in FILEs or standard input ('-'), "
+                                   "with recoverable and remedy, then a summary by code.")
+    p.add_argument("files", nargs="*", metavar="FILE", help="log files; '-' or nothing for standard input")
+    p.add_argument("--all", action="store_true", help="also list the success code")
+    p.add_argument("-C", "--context", type=_non_negative, default=0, metavar="N", help="show N lines around each hit")
+    return parser
+
+
+def _non_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more: {value}")
+    return value
+
+
+def route(argv: list[str]) -> list[str]:
+    """``argv`` with ``lookup`` inserted when no command word comes first."""
+    skip = False
+    for token in argv:
+        if skip:
+            skip = False
+            continue
+        if token == "--":
+            break
+        if token.startswith("-") and not _NEGATIVE_NUMBER.match(token):
+            if token in ("-h", "--help", "--version"):
+                return argv
+            skip = token in _VALUED_OPTIONS
+            continue
+        if token in COMMANDS:
+            return argv
+        break
+    else:
+        if not argv:
+            return argv
+    return ["lookup", *argv]
+
+
+def parse(argv: list[str]) -> argparse.Namespace | int:
+    """Parsed arguments, or an exit status (0 after --help/--version, 2 on usage errors)."""
+    parser = build_parser()
+    if not argv:
+        parser.print_usage()
+        import sys
+
+        print("llmstatus: error: give a CODE or a command (llmstatus -h for help)", file=sys.stderr)
+        return 2
+    try:
+        args = parser.parse_args(route(argv))
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 2
+    return args

@@ -6,10 +6,12 @@ directly. Text fields keep the registry's `backticks`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..registry.model import APIS, StatusCode
-from ..scan.hit import Hit
+
+if TYPE_CHECKING:  # the scanner is not needed to render a code
+    from ..scan.hit import Hit
 
 
 def _per_api(code: StatusCode, get: Any) -> dict[str, Any]:

@@ -10,9 +10,12 @@ from __future__ import annotations
 import re
 import textwrap
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from ..registry.model import ApiView, StatusCode
-from ..scan.hit import Hit
+
+if TYPE_CHECKING:  # the scanner is not needed to render a code
+    from ..scan.hit import Hit
 
 _LABELS = {
     "en": {

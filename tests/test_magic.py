@@ -484,7 +484,7 @@ def test_hook_chains_to_an_installed_custom_exception_handler(ip):
     def handler(shell, etype, value, tb, tb_offset=None):
         seen.append(value)
         print("custom handler ran")
-        return shell.InteractiveTB.structured_traceback(etype, value, tb, tb_offset=tb_offset)
+        shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
 
     saved = (ip.custom_exceptions, ip.__dict__.get("CustomTB"))
     ip.set_custom_exc((LLMException,), handler)

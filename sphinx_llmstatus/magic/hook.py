@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from ..registry.model import StatusCode
 from .lastexc import codes_in
+
+if TYPE_CHECKING:
+    from ..registry.model import StatusCode
 
 _BACKTICK_RE = re.compile(r"`([^`]+)`")
 

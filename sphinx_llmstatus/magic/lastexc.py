@@ -12,10 +12,11 @@ traceback text are found by the shared scanner (``sphinx_llmstatus.scan``).
 from __future__ import annotations
 
 import traceback
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..registry.lookup import Match, UnknownStatusCode, lookup
-from ..registry.model import Registry
+if TYPE_CHECKING:  # the registry is imported on first use, not when the extension loads
+    from ..registry.lookup import Match
+    from ..registry.model import Registry
 
 ATTRIBUTE = "status_code attribute"
 TEXT = "message and traceback text"
@@ -42,6 +43,8 @@ def resolve_status(status: Any, registry: Registry) -> tuple[Match, ...]:
     Returns ``()`` when the value names no code of the registry. Errors raised
     by the object itself (a failing property) propagate: they are not ours to hide.
     """
+    from ..registry.lookup import Match, UnknownStatusCode, lookup
+
     if status is None or isinstance(status, bool):
         return ()
     name = getattr(status, "name", None)
@@ -84,6 +87,8 @@ def codes_in(exc: BaseException, registry: Registry, *, full_traceback: bool = T
     With ``full_traceback`` False only ``str(exc)`` of each exception in the
     chain is scanned (cheap enough to run after every failing cell).
     """
+    from ..registry.lookup import Match
+
     matches = attribute_codes(exc, registry)
     if matches:
         return ATTRIBUTE, matches, []

@@ -8,19 +8,19 @@ IPython shows as one line with no traceback.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
 from IPython.core.magic_arguments import argument, magic_arguments
 from traitlets import Bool, CaselessStrEnum, Int, List, Unicode, observe
 
-from ..registry.loader import RegistryError, default_registry, load_registry
-from ..registry.lookup import UnknownStatusCode, lookup, search
-from ..registry.model import Registry, StatusCode
-from . import completion, lastexc
-from .hook import ExceptionHint
-from .results import CardResult, LastResult, ListResult, ScanResult
+from . import completion
+
+if TYPE_CHECKING:  # imported on first use, which keeps %load_ext cheap
+    from ..registry.model import Registry, StatusCode
+    from .hook import ExceptionHint
+    from .results import CardResult, LastResult, ListResult, ScanResult
 
 _QUOTES = "\"'`"
 
@@ -59,7 +59,7 @@ class LLMStatusMagics(Magics):
         super().__init__(shell=shell, **kwargs)
         self._registry: Registry | None = None
         self._last_exc: BaseException | None = None
-        self._hint = ExceptionHint(shell, lambda: self.registry, self.output_lang)
+        self._hint: ExceptionHint | None = None
         self._matcher = completion.make_matcher(lambda: self.registry.spellings)
         self._ready = True
 
@@ -70,19 +70,32 @@ class LLMStatusMagics(Magics):
         if self._record_exception not in self.shell.events.callbacks["post_run_cell"]:
             self.shell.events.register("post_run_cell", self._record_exception)
         if self.hook:
-            self._hint.on()
+            self.hint.on()
 
     def detach(self) -> None:
         """Undo :meth:`attach`: completer, recorder and hint callbacks removed."""
         completion.uninstall(self.shell)
-        self._hint.off()
+        if self._hint is not None:
+            self._hint.off()
         if self._record_exception in self.shell.events.callbacks["post_run_cell"]:
             self.shell.events.unregister("post_run_cell", self._record_exception)
 
     @observe("hook")
     def _hook_changed(self, change: dict[str, Any]) -> None:
         if self._ready:
-            self._hint.on() if change["new"] else self._hint.off()
+            if change["new"]:
+                self.hint.on()
+            elif self._hint is not None:
+                self._hint.off()
+
+    @property
+    def hint(self) -> ExceptionHint:
+        """The opt-in traceback hint (created on first use)."""
+        if self._hint is None:
+            from .hook import ExceptionHint
+
+            self._hint = ExceptionHint(self.shell, lambda: self.registry, self.output_lang)
+        return self._hint
 
     @observe("registry_files")
     def _registry_changed(self, change: dict[str, Any]) -> None:
@@ -103,6 +116,8 @@ class LLMStatusMagics(Magics):
         Raises UsageError (one line naming file, entry and field) if a file is bad.
         """
         if self._registry is None:
+            from ..registry.loader import RegistryError, default_registry, load_registry
+
             try:
                 self._registry = (
                     load_registry(extra_files=self.registry_files) if self.registry_files else default_registry()
@@ -174,6 +189,8 @@ class LLMStatusMagics(Magics):
         ``r.value``, ``r.recoverable``, ``r.meaning``, ``r.remedy``; lists have
         ``r.codes``; scans have ``r.hits`` and ``r.counts``.
         """
+        from .results import ListResult
+
         args = self._parse(line)
         lang = self.output_lang(args.lang)
         if cell is not None:
@@ -191,6 +208,8 @@ class LLMStatusMagics(Magics):
         if args.last:
             return self._explain_last(lang)
         if args.search:
+            from ..registry.lookup import search
+
             words = " ".join(w.strip(_QUOTES) for w in args.search)
             found = self._filter(search(words, self.registry), args)
             return ListResult(found, lang, api=args.api, title=self._title(found, f"matching {words!r}"))
@@ -207,6 +226,9 @@ class LLMStatusMagics(Magics):
             raise UsageError(f"cannot read the arguments ({exc}): {line.strip()}") from None
 
     def _lookup(self, args: Any, lang: str) -> CardResult | ListResult:
+        from ..registry.lookup import UnknownStatusCode, lookup
+        from .results import CardResult, ListResult
+
         reg = self.registry
         whole = " ".join(args.code)
         try:
@@ -258,6 +280,7 @@ class LLMStatusMagics(Magics):
 
     def _scan(self, cell: str, args: Any, lang: str) -> ScanResult:
         from ..scan import scan_text
+        from .results import ScanResult
 
         if args.code or args.search or args.last or args.hook or args.recoverable:
             raise UsageError(
@@ -283,6 +306,9 @@ class LLMStatusMagics(Magics):
         return None if exc is None or isinstance(exc, UsageError) else exc
 
     def _explain_last(self, lang: str) -> LastResult:
+        from . import lastexc
+        from .results import LastResult
+
         exc = self.last_exception()
         if exc is None:
             raise UsageError("no exception has been raised in this session yet")

@@ -15,14 +15,11 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..registry.lookup import Match
-from ..registry.model import StatusCode
-
-#: Display width of a log line in a scan report; longer lines are cut around the code.
-LINE_WIDTH = 160
-
+if TYPE_CHECKING:  # the registry is imported on first use, not when the extension loads
+    from ..registry.lookup import Match
+    from ..registry.model import StatusCode
 
 class Result:
     """Shared display protocol; subclasses implement ``text``, ``html`` and ``markdown``."""
@@ -223,18 +220,6 @@ class ListResult(Result):
         return f"<ListResult {len(self.codes)} codes>"
 
 
-def trim_line(line: str, start: int, end: int, width: int = LINE_WIDTH) -> str:
-    """``line`` stripped; if still wider than ``width``, cut to a window around ``line[start:end]``."""
-    stripped = line.strip()
-    if len(stripped) <= width:
-        return stripped
-    lead = len(line) - len(line.lstrip())
-    a, b = max(0, start - lead), max(0, end - lead)
-    half = max(0, (width - (b - a)) // 2)
-    lo, hi = max(0, a - half), min(len(stripped), b + half)
-    return ("…" if lo else "") + stripped[lo:hi] + ("…" if hi < len(stripped) else "")
-
-
 def hit_api(hit: Any, forced: str | None = None) -> str | None:
     """Which API an occurrence most likely comes from.
 
@@ -324,6 +309,7 @@ class ScanResult(Result):
     def rows(self):
         """The displayed occurrences as :class:`~sphinx_llmstatus.render.html.HitRow`."""
         from ..render.html import HitRow
+        from ..render.text import clip_line
 
         shown = self.hits if self.limit is None else self.hits[: self.limit]
         out = []
@@ -333,7 +319,7 @@ class ScanResult(Result):
             out.append(
                 HitRow(
                     line_no=h.line_no,
-                    line=trim_line(h.line, h.start, h.end),
+                    line=clip_line(h),
                     token=str(h.token),
                     code=h.code,
                     api=api,
@@ -350,6 +336,7 @@ class ScanResult(Result):
 
     def text(self) -> str:
         from ..render.html import label
+        from ..render.text import plain
 
         title = label("hits", self.lang, n=len(self.hits), lines=self.lines)
         if not self.include_success:
@@ -366,7 +353,7 @@ class ScanResult(Result):
             out.append(f"{label('line', self.lang)} {row.line_no}: {name}{hexa}  [{label('recoverable', self.lang)}: {rec}]")
             out.append(f"    {row.line}")
             if row.remedy:
-                out.append(f"    {label('remedy', self.lang)}: {' '.join(row.remedy.split())}")
+                out.append(f"    {label('remedy', self.lang)}: {' '.join(plain(row.remedy).split())}")
         if len(self.hits) > len(rows):
             out.append("… " + label("more", self.lang, n=len(self.hits) - len(rows)))
         out.append(

@@ -1,0 +1,319 @@
+"""The installed ``llmstatus`` command, run for real as a subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sphinx_llmstatus.render.lang import default_lang
+
+DATA = Path(__file__).parent / "data"
+SCRIPT = Path(sys.executable).parent / "llmstatus"
+POSITIVE_LOG = DATA / "scan_positive.log"
+NEGATIVE_LOG = DATA / "scan_negative.log"
+
+
+def run(*args: str, stdin: bytes | None = None, env: dict | None = None, module: bool = False):
+    cmd = [sys.executable, "-m", "sphinx_llmstatus"] if module else [str(SCRIPT)]
+    base = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    full_env = {**base, "LANG": "C.UTF-8", "LC_ALL": "", "LC_MESSAGES": "", **(env or {})}
+    return subprocess.run(cmd + list(args), input=stdin, capture_output=True, env=full_env, timeout=120)
+
+
+def out(proc) -> str:
+    return proc.stdout.decode("utf-8")
+
+
+def err(proc) -> str:
+    return proc.stderr.decode("utf-8")
+
+
+# -- lookup -------------------------------------------------------------------
+
+@pytest.mark.parametrize("module", [False, True])
+def test_lookup_decimal(module):
+    p = run("1343270921", module=module)
+    assert p.returncode == 0, err(p)
+    text = out(p)
+    assert text.startswith("LLM_LINK_FAILED  0x5010B009 = 1343270921")
+    for part in ("LLMStatusCode.LLM_LINK_FAILED", "llm_datadist::LLM_LINK_FAILED", "recoverable: yes",
+                 "Meaning:", "Remedy (Python):", "Remedy (C++):", "https://www.hiascend.com/"):
+        assert part in text
+    assert err(p) == ""
+
+
+@pytest.mark.parametrize("query", ["LLM_LINK_FAILED", "llm_link_failed", "0x5010B009", "5010b009",
+                                   "LLMStatusCode.LLM_LINK_FAILED", "<LLMStatusCode.LLM_LINK_FAILED: 1343270921>"])
+def test_lookup_forms(query):
+    p = run(query)
+    assert p.returncode == 0 and out(p).startswith("LLM_LINK_FAILED ")
+
+
+def test_lookup_ambiguous_minus_one_prints_every_meaning():
+    p = run("-1")
+    assert p.returncode == 0
+    assert "-1: 2 meanings" in out(p)
+    assert "LLM_UNKNOWN_ERROR" in out(p) and "LLM_FAILED  0xFFFFFFFF" in out(p)
+    assert "Read as: signed int32" in out(p)
+
+
+def test_lookup_json_schema():
+    p = run("LLM_TIMEOUT", "--json")
+    assert p.returncode == 0
+    (entry,) = json.loads(out(p))
+    assert entry["name"] == "LLM_TIMEOUT" and entry["value"] == 1343270938 and entry["hex"] == "0x5010B01A"
+    assert entry["python_name"] == "LLM_TIMEOUT" and entry["cpp_name"] == "LLM_TIMEOUT"
+    assert entry["recoverable"] == {"python": "yes", "cpp": "no"}
+    assert set(entry["remedy"]) == {"python", "cpp"} and set(entry["meaning"]) == {"python", "cpp"}
+    assert entry["documented"] == {"python": True, "cpp": True}
+    assert entry["source"]["cpp"].startswith("https://")
+    assert entry["query"] == "LLM_TIMEOUT" and entry["reading"] == "name"
+
+
+def test_lookup_json_python_only_code():
+    (entry,) = json.loads(out(run("LLM_DEVICE_MEM_ERROR", "--json")))
+    assert entry["cpp_name"] is None and entry["recoverable"] == {"python": "yes"}
+
+
+def test_unknown_name_one_line_with_suggestions():
+    p = run("LLM_LINK_FIALED")
+    assert p.returncode == 1 and out(p) == ""
+    assert err(p) == ("llmstatus: unknown LLM DataDist status code 'LLM_LINK_FIALED'; "
+                      "did you mean LLM_LINK_FAILED, LLM_UNLINK_FAILED, LLM_ENGINE_FINALIZED?\n")
+
+
+def test_other_ge_code_is_decoded_and_refused():
+    p = run("0x50100001")
+    assert p.returncode == 1
+    assert err(p) == ("llmstatus: 0x50100001 is not an LLM DataDist status code (GE layout: runtime=1 (host), "
+                      "type=1 (error code), level=0 (common), sysid=8 (GE), modid=0, value=1)\n")
+
+
+def test_unknown_llm_layout_value():
+    p = run("0x5010B0FF")
+    assert p.returncode == 1
+    assert "has the LLM DataDist layout but is not a known code" in err(p)
+    assert "modid=11 (LLM engine), value=255" in err(p)
+
+
+def test_neighbour_family():
+    p = run("503900")
+    assert p.returncode == 1
+    assert err(p) == "llmstatus: 503900 (0x0007B05C) is a HIXL/ADXL status code, not an LLM DataDist status code\n"
+
+
+def test_mixed_known_and_unknown():
+    p = run("LLM_TIMEOUT", "nope_nothing")
+    assert p.returncode == 1 and out(p).startswith("LLM_TIMEOUT ") and err(p).count("\n") == 1
+
+
+def test_lang_zh_flag_and_locale():
+    assert "含义" in out(run("1343270921", "--lang", "zh"))
+    assert "含义" in out(run("1343270921", env={"LANG": "zh_CN.UTF-8"}))
+    assert "Meaning" in out(run("1343270921", env={"LANG": "zh_CN.UTF-8", "LC_ALL": "en_US.UTF-8"}))
+
+
+def test_default_lang():
+    assert default_lang({}) == "en"
+    assert default_lang({"LANG": "zh_CN.UTF-8"}) == "zh"
+    assert default_lang({"LANG": "zh_CN.UTF-8", "LC_ALL": "C"}) == "en"
+    assert default_lang({"LC_MESSAGES": "zh_TW", "LANG": "en_US"}) == "zh"
+    assert default_lang({"LC_ALL": "", "LANG": "zh"}) == "zh"
+
+
+# -- search and list ----------------------------------------------------------
+
+def test_search_chinese_and_english():
+    p = run("search", "建链")
+    assert p.returncode == 0 and "LLM_LINK_FAILED" in out(p)
+    p = run("search", "timeout", "--json")
+    names = [e["name"] for e in json.loads(out(p))]
+    assert "LLM_TIMEOUT" in names and "LLM_WAIT_PROC_TIMEOUT" in names
+
+
+def test_search_no_match():
+    p = run("search", "zzzqqq")
+    assert p.returncode == 1 and err(p) == "llmstatus: no code matches 'zzzqqq'\n"
+
+
+def test_list_filters():
+    p = run("list", "--api", "cpp", "--recoverable", "no")
+    assert p.returncode == 0
+    rows = out(p).splitlines()
+    assert rows[0].split()[:3] == ["Name", "Hex", "Decimal"]
+    assert {r.split()[0] for r in rows[1:]} == {"LLM_TIMEOUT", "LLM_FAILED"}
+    every = json.loads(out(run("list", "--json")))
+    assert len(every) == 33
+    python = json.loads(out(run("list", "--api", "python", "--json")))
+    assert all(e["python_name"] for e in python) and not any(e["name"] == "LLM_COPY_CACHE_FAILED" for e in python)
+
+
+# -- scan ---------------------------------------------------------------------
+
+def test_scan_positive_examples():
+    p = run("scan", str(POSITIVE_LOG))
+    assert p.returncode == 1, err(p)
+    text = out(p)
+    for n, name in [(1, "LLM_LINK_FAILED"), (2, "LLM_PARAM_INVALID"), (3, "LLM_LINK_FAILED"),
+                    (4, "LLM_KV_CACHE_NOT_EXIST"), (5, "LLM_FAILED")]:
+        assert f"{POSITIVE_LOG}:{n}: {name} " in text
+    assert "Summary: 5 occurrence(s) of 4 code(s), 5 failure(s)" in text
+    assert "recoverable: no: Keep the failure state" in text
+
+
+def test_scan_negative_examples_exit_zero():
+    p = run("scan", str(NEGATIVE_LOG))
+    assert p.returncode == 0 and out(p) == "No LLM DataDist status code found.\n"
+    p = run("scan", "--all", str(NEGATIVE_LOG))
+    assert p.returncode == 0 and f"{NEGATIVE_LOG}:6: LLM_SUCCESS" in out(p)
+
+
+def test_scan_json_lines():
+    p = run("scan", "--json", str(POSITIVE_LOG))
+    rows = [json.loads(line) for line in out(p).splitlines()]
+    assert [r["line"] for r in rows] == [1, 2, 3, 4, 5]
+    first = rows[0]
+    assert first["file"] == str(POSITIVE_LOG) and first["name"] == "LLM_LINK_FAILED"
+    assert first["value"] == 1343270921 and first["text"].startswith("llm_datadist.status.LLMException")
+    assert first["token"] == "LLMStatusCode.LLM_LINK_FAILED" and first["api"] == "python"
+    assert first["recoverable"] == {"python": "yes", "cpp": "yes"} and set(first["remedy"]) == {"python", "cpp"}
+
+
+def test_scan_stdin_and_unknown_code():
+    p = run("scan", "-", "--json", stdin=b"boot\nret = 0x5010B0FF\n")
+    (row,) = [json.loads(line) for line in out(p).splitlines()]
+    assert row["file"] == "-" and row["name"] is None and row["known"] is False
+    assert row["layout"]["modid"] == 11 and row["layout"]["value"] == 255
+    p = run("scan", stdin=b"ret = 0x5010B0FF\n")
+    assert p.returncode == 1 and "(standard input):1: unknown LLM DataDist code 0x5010B0FF" in out(p)
+
+
+def test_scan_missing_file_still_scans_others(tmp_path):
+    missing = tmp_path / "missing.log"
+    p = run("scan", str(missing), str(POSITIVE_LOG))
+    assert p.returncode == 2
+    assert err(p) == f"llmstatus: cannot read {missing}: No such file or directory\n"
+    assert "Summary: 5 occurrence(s)" in out(p)
+
+
+def test_scan_directory_is_unreadable(tmp_path):
+    p = run("scan", str(tmp_path))
+    assert p.returncode == 2 and err(p) == f"llmstatus: cannot read {tmp_path}: Is a directory\n"
+
+
+def test_scan_empty_file(tmp_path):
+    empty = tmp_path / "empty.log"
+    empty.write_bytes(b"")
+    p = run("scan", str(empty))
+    assert p.returncode == 0 and out(p) == "No LLM DataDist status code found.\n" and err(p) == ""
+
+
+def test_scan_binary_and_invalid_utf8(tmp_path):
+    binary = tmp_path / "core.bin"
+    binary.write_bytes(bytes(range(256)) * 10 + b"\xff\xfe\x1b[31m ret = 1343270921 \xc3(\x00\n" + b"\x00" * 5000)
+    p = run("scan", str(binary))
+    assert p.returncode == 1 and err(p) == ""
+    text = out(p)
+    assert ": LLM_LINK_FAILED " in text and "\ufffd" in text
+    assert "\x1b" not in text  # control bytes of the file never reach the terminal
+
+
+def test_scan_multi_megabyte_line(tmp_path):
+    big = tmp_path / "big.log"
+    big.write_bytes(b"a" * (5 << 20) + b" ret = 5010b009 " + b"b" * (3 << 20) + b"\nLLMStatusCode.LLM_TIMEOUT\n")
+    p = run("scan", "--json", str(big))
+    rows = [json.loads(line) for line in out(p).splitlines()]
+    assert [(r["line"], r["name"]) for r in rows] == [(1, "LLM_LINK_FAILED"), (2, "LLM_TIMEOUT")]
+    p = run("scan", str(big))
+    assert len(out(p).splitlines()[1]) < 300  # the line is clipped around the token
+
+
+def test_scan_context():
+    log = b"one\ntwo\nret = 1343270921\nthree\nfour\n"
+    p = run("scan", "-C", "1", stdin=log)
+    lines = out(p).splitlines()
+    assert lines[0] == "(standard input)-2-  two"
+    assert lines[1].startswith("(standard input):3: LLM_LINK_FAILED")
+    assert lines[3] == "(standard input)-4-  three" and lines[4] == "--"
+    p = run("scan", "-C", "1", "--json", stdin=log)
+    row = json.loads(out(p))
+    assert row["before"] == [{"line": 2, "text": "two"}] and row["after"] == [{"line": 4, "text": "three"}]
+
+
+def test_closed_pipe_is_quiet(tmp_path):
+    log = tmp_path / "many.log"
+    log.write_bytes(b"ret = 1343270921\n" * 200_000)
+    for cmd in (f"'{SCRIPT}' scan '{log}' | head -n 1", f"'{SCRIPT}' list | head -n 1",
+                f"'{SCRIPT}' scan --json - < '{log}' | head -c 10"):
+        p = subprocess.run(["bash", "-c", cmd], capture_output=True, timeout=120)
+        assert p.stderr == b"", p.stderr.decode()
+        assert p.stdout
+
+
+# -- colour -------------------------------------------------------------------
+
+def _on_tty(*args: str, env: dict | None = None) -> bytes:
+    master, slave = pty.openpty()
+    full_env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    full_env.update(env or {})
+    proc = subprocess.Popen([str(SCRIPT), *args], stdout=slave, stderr=subprocess.DEVNULL, env=full_env)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=60)
+    os.close(master)
+    return b"".join(chunks)
+
+
+def test_colour_only_on_a_terminal():
+    assert b"\x1b[" not in run("1343270921").stdout
+    assert b"\x1b[" in _on_tty("1343270921")
+    assert b"\x1b[" not in _on_tty("1343270921", env={"NO_COLOR": "1"})
+    assert b"\x1b[" in run("1343270921", "--color", "always").stdout
+    assert b"\x1b[" not in _on_tty("scan", str(POSITIVE_LOG), "--color", "never")
+
+
+# -- usage errors -------------------------------------------------------------
+
+def test_usage_errors_exit_two():
+    p = run()
+    assert p.returncode == 2 and "give a CODE or a command" in err(p)
+    p = run("scan", "-C", "-1", str(POSITIVE_LOG))
+    assert p.returncode == 2 and "must be 0 or more" in err(p)
+    p = run("list", "--api", "java")
+    assert p.returncode == 2 and "invalid choice: 'java'" in err(p)
+
+
+def test_bad_registry_file(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[[code]\n", encoding="utf-8")
+    p = run("--registry", str(bad), "1343270921")
+    assert p.returncode == 2 and err(p).startswith(f"llmstatus: {bad}: invalid TOML")
+
+
+def test_help():
+    p = run("-h")
+    assert p.returncode == 0 and "llmstatus scan" in out(p) and "exit status" in out(p)
+
+
+def test_no_sphinx_docutils_or_ipython_imported():
+    code = ("import sys, io, contextlib\nfrom sphinx_llmstatus.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    main(['1343270921']); main(['scan', %r])\n"
+            "bad = [m for m in sys.modules if m.split('.')[0] in ('sphinx', 'docutils', 'IPython')]\n"
+            "print(bad)\n" % str(POSITIVE_LOG))
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
+    assert p.stdout.decode().strip() == "[]", p.stderr.decode()

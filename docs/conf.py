@@ -18,12 +18,13 @@ release = version = sphinx_llmstatus.__version__
 extensions = [
     "myst_parser",
     "sphinx_llmstatus",
-    "site_pages",  # docs/_ext/site_pages.py: per-code pages and generated tables
+    "site_pages",  # docs/_ext/site_pages.py: per-code pages, generated tables, captured CLI/notebook output
 ]
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 2
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
-exclude_patterns = ["_build", "snippets", "_generated/snippets", "Thumbs.db", ".DS_Store"]
+# _generated/ holds fragments pulled in by {include}; examples/ and notebooks/ are inputs of the build.
+exclude_patterns = ["_build", "snippets", "_generated", "examples", "notebooks", "Thumbs.db", ".DS_Store"]
 
 html_theme = "furo"
 html_title = "LLM DataDist status codes"

@@ -1,0 +1,128 @@
+"""Generated parts of the "Python vs C++" and "Code layout" pages, from the registry.
+
+Each function returns MyST text that a hand-written page pulls in with
+``{include}``: the prose lives in git, the facts come from the registry.
+"""
+
+from __future__ import annotations
+
+from sphinx_llmstatus.registry.layout import FIELDS, KNOWN, decode_layout, neighbour_family
+from sphinx_llmstatus.registry.model import LLM_CODE_BASE, Registry, StatusCode
+
+
+def _role(name: str) -> str:
+    return f"{{llm-status}}`{name}`"
+
+
+def _lit(names: tuple[str, ...] | list[str]) -> str:
+    return ", ".join(f"`{n}`" for n in names) or "—"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _directive_table(codes: list[StatusCode], columns: str, api: str | None = None) -> str:
+    opts = [f":codes: {', '.join(c.name for c in codes)}", f":columns: {columns}"]
+    if api:
+        opts.append(f":api: {api}")
+    return "```{llm-status-table}\n" + "\n".join(opts) + "\n```"
+
+
+def differences(registry: Registry) -> str:
+    """The five groups of differences between the two vendor pages, as MyST."""
+    codes = list(registry)
+    both = [c for c in codes if c.python and c.cpp]
+    renamed = [c for c in both if "name" in c.disagreements]
+    recov = [c for c in both if c.python.recoverable != c.cpp.recoverable]
+    remedy = [c for c in both if "remedy" in c.disagreements]
+    py_only = [c for c in codes if c.python and not c.cpp]
+    cpp_only = [c for c in codes if c.cpp and not c.python]
+    one_page = [c for c in codes if len(c.documented_by) == 1]
+    no_page = [c for c in codes if not c.documented_by]
+    out: list[str] = []
+
+    out += ["## Names that differ", "",
+            f"{len(renamed)} codes have one number but two spellings. Search and roles accept both.", "",
+            _table(["Code", "Python `LLMStatusCode` member", "C++ constant", "Value"],
+                   [[_role(c.name), f"`{c.python.name}`", f"`{c.cpp.name}`", f"`{c.hex}`"] for c in renamed]),
+            ""]
+
+    out += ["## Recoverable on one page, not on the other", "",
+            f"{len(recov)} codes. `unknown` means that API's page has no row for the code.", "",
+            _directive_table(recov, "name, hex, recoverable, remedy"), ""]
+
+    out += ["## Remedies that name different functions or options", "",
+            f"{len(remedy)} codes. Take the remedy of the API you call: the names below are what "
+            "each page tells you to call or set.", "",
+            _table(["Code", "Python remedy names", "C++ remedy names"],
+                   [[_role(c.name), _lit(c.python.functions + c.python.options),
+                     _lit(c.cpp.functions + c.cpp.options)] for c in remedy]),
+            "", "The full remedies, side by side:", "",
+            _directive_table(remedy, "name, remedy"), ""]
+
+    out += ["## Codes one API does not have", "",
+            f"Python only ({len(py_only)}): these numbers are not `constexpr Status` constants "
+            "(runtime codes, or a Python literal).", "",
+            _directive_table(py_only, "name, python, decimal, recoverable, meaning", "python"), "",
+            f"C++ only ({len(cpp_only)}): Python has no member for these numbers and raises "
+            f"{_role('LLM_FAILED')} instead, so a Python user never sees the name.", "",
+            _directive_table(cpp_only, "name, cpp, hex, decimal, meaning", "cpp"), ""]
+
+    out += ["## Codes on one vendor page only, or on neither", "",
+            f"On one page only ({len(one_page)}):", "",
+            _table(["Code", "Documented by", "Not documented by"],
+                   [[_role(c.name), _api_list(c.documented_by),
+                     _api_list(tuple(v.api for v in c.views if v.api not in c.documented_by))]
+                    for c in one_page]), "",
+            f"On neither page ({len(no_page)}): the constants exist in the public sources, "
+            "but no vendor page describes them; the text on this site is written from their names "
+            "and the headers, and recoverability is `unknown`.", "",
+            _directive_table(no_page, "name, python, cpp, hex, decimal"), ""]
+    return "\n".join(out)
+
+
+def _api_list(apis: tuple[str, ...]) -> str:
+    return ", ".join({"python": "Python page", "cpp": "C++ page"}[a] for a in apis) or "—"
+
+
+def layout_tables(registry: Registry) -> str:
+    """Field table of the layout, one row per registry code with it, and the codes without it."""
+    out: list[str] = []
+    rows, start = [], 32
+    for name, width in FIELDS:
+        start -= width
+        known = ", ".join(f"{v} = {label}" for v, label in KNOWN.get(name, {}).items()) or "the code number `n`"
+        rows.append([f"`{name}`", str(width), f"{start + width - 1}–{start}", known])
+    out += ["## The fields", "", _table(["Field", "Bits", "Bit positions", "Value in LLM DataDist codes"], rows), ""]
+
+    header = ["Code", "Hex", "Decimal"] + [f"`{n}`" for n, _ in FIELDS]
+    layout_rows = []
+    others = []
+    for code in registry:
+        if not code.is_llm_layout:
+            others.append(code)
+            continue
+        f = decode_layout(code.value).as_dict()
+        layout_rows.append([_role(code.name), f"`{code.hex}`", str(code.value)]
+                           + [str(f[n]) for n, _ in FIELDS])
+    out += ["## Every code with the layout", "",
+            f"{len(layout_rows)} codes, `0x{LLM_CODE_BASE:08X} + n`; the last column is `n`.", "",
+            _table(header, layout_rows), ""]
+
+    other_rows = []
+    for code in others:
+        if code.value < 0:
+            why = "negative: a Python literal, never a `uint32` status"
+        elif code.value == 0:
+            why = "success: all fields zero"
+        elif code.value == 0xFFFFFFFF:
+            why = "all bits set: the generic failure, `-1` as a signed 32-bit integer"
+        else:
+            why = f"{neighbour_family(code.value) or 'other family'}: `{decode_layout(code.value).describe()}`"
+        other_rows.append([_role(code.name), f"`{code.short_hex or '—'}`", str(code.value), why])
+    out += ["## Codes without the layout", "",
+            _table(["Code", "Hex", "Decimal", "Why"], other_rows), ""]
+    return "\n".join(out)

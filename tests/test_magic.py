@@ -432,7 +432,7 @@ def test_last_falls_back_to_message_and_traceback_text(ip):
 def test_last_without_a_code_says_so(ip):
     run(ip, "1 / 0")
     r = ip.run_line_magic("llmstatus", "--last")
-    assert not r.codes and "No LLM DataDist status code in it" in r.text()
+    assert not r.codes and "No LLM DataDist status code in it (checked: status_code attribute; message and traceback text)." in r.text()
     assert "ZeroDivisionError" in r.html()
 
 
@@ -541,3 +541,23 @@ def test_no_completion_after_unload(shell):
     shell.run_line_magic("load_ext", "sphinx_llmstatus")
     shell.run_line_magic("unload_ext", "sphinx_llmstatus")
     assert "LLM_LINK_FAILED" not in complete(shell, "%llmstatus LLM_LINK_F")
+
+
+def test_chinese_output_of_lists_and_last(ip):
+    r = ip.run_line_magic("llmstatus", "link --lang zh")
+    assert r.title.startswith("33 个 LLM DataDist 错误码中的 8 个") and "名称包含" in r.title
+    run(ip, "1 / 0")
+    last = ip.run_line_magic("llmstatus", "--last --lang zh")
+    assert "最近的异常: ZeroDivisionError" in last.text() and "消息与回溯文本" in last.text()
+
+
+def test_hook_configured_before_loading(shell):
+    shell.config.LLMStatusMagics.hook = True
+    shell.run_line_magic("load_ext", "sphinx_llmstatus")
+    try:
+        assert loaded_magics(shell).hint.active
+    finally:
+        shell.run_line_magic("unload_ext", "sphinx_llmstatus")
+        shell.config.pop("LLMStatusMagics", None)
+    assert not any(getattr(cb, "__self__", None).__class__.__name__ in ("ExceptionHint", "LLMStatusMagics")
+                   for cb in shell.events.callbacks["post_run_cell"])

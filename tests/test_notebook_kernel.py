@@ -110,3 +110,27 @@ def test_ambiguous_code_shows_both_meanings(cells):
     data = only(cells[8], "execute_result").data
     for mime in ("text/plain", "text/html"):
         assert "LLM_UNKNOWN_ERROR" in data[mime] and "LLM_FAILED" in data[mime]
+
+
+def test_tab_completion_through_the_kernel_protocol():
+    """A front-end's complete_request (what JupyterLab sends on Tab) offers code names."""
+    from jupyter_client.manager import start_new_kernel
+
+    km, kc = start_new_kernel(kernel_name="python3")
+    try:
+        kc.execute_interactive("%load_ext sphinx_llmstatus", timeout=60)
+        replies = {}
+        for code in ("%llmstatus LLM_LINK_F", "%llmstatus --api "):
+            msg_id = kc.complete(code, len(code))
+            while True:
+                reply = kc.get_shell_msg(timeout=60)
+                if reply["parent_header"].get("msg_id") == msg_id:
+                    break
+            content = reply["content"]
+            assert content["status"] == "ok"
+            replies[code] = (content["matches"], code[content["cursor_start"]:content["cursor_end"]])
+        assert replies["%llmstatus LLM_LINK_F"] == (["LLM_LINK_FAILED"], "LLM_LINK_F")
+        assert replies["%llmstatus --api "][0] == ["python", "cpp"]
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)

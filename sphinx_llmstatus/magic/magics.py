@@ -212,11 +212,11 @@ class LLMStatusMagics(Magics):
 
             words = " ".join(w.strip(_QUOTES) for w in args.search)
             found = self._filter(search(words, self.registry), args)
-            return ListResult(found, lang, api=args.api, title=self._title(found, f"matching {words!r}"))
+            return ListResult(found, lang, api=args.api, title=self._title(found, "matching", lang, q=repr(words)))
         if args.code:
             return self._lookup(args, lang)
         codes = self._filter(self.registry.codes, args)
-        return ListResult(codes, lang, api=args.api, title=self._title(codes, self._filters_text(args)))
+        return ListResult(codes, lang, api=args.api, title=self._title(codes, "", lang, filters=args))
 
     # -- pieces ------------------------------------------------------------------
     def _parse(self, line: str) -> Any:
@@ -247,7 +247,7 @@ class LLMStatusMagics(Magics):
             part = whole.strip(_QUOTES).upper().removeprefix("LLMSTATUSCODE.")
             found = self._filter([c for c in reg if any(part in s.upper() for s in c.spellings)], args)
             if part and found:
-                return ListResult(found, lang, api=args.api, title=self._title(found, f"whose name contains {whole!r}"))
+                return ListResult(found, lang, api=args.api, title=self._title(found, "name_contains", lang, q=repr(whole)))
         raise UsageError(error.reason()) from None
 
     def _filter(self, codes: Any, args: Any) -> list[StatusCode]:
@@ -263,20 +263,27 @@ class LLMStatusMagics(Magics):
         return out
 
     @staticmethod
-    def _filters_text(args: Any) -> str:
+    def _filters_text(args: Any, lang: str) -> str:
+        from ..render.html import label
+
         parts = []
         if args.api:
-            parts.append(f"in the {'Python' if args.api == 'python' else 'C++'} API")
+            parts.append(label("in_api", lang, api=label(args.api, lang)))
         if args.recoverable:
-            parts.append(f"recoverable={args.recoverable}")
+            parts.append(f"{label('recoverable', lang)}={label(args.recoverable, lang)}")
         return ", ".join(parts)
 
-    def _title(self, codes: list[StatusCode], what: str) -> str:
-        total = len(self.registry)
+    def _title(self, codes: list[StatusCode], what: str, lang: str, *, q: str = "", filters: Any = None) -> str:
+        """``8 of 33 LLM DataDist status codes whose name contains 'link'`` (or the zh wording)."""
+        from ..render.html import label
+
+        detail = label(what, lang, q=q) if what else ""
+        if filters is not None:
+            detail = self._filters_text(filters, lang)
         if not codes:
-            return f"No LLM DataDist status code {what}." if what else "No LLM DataDist status code."
-        head = f"{len(codes)} of {total} LLM DataDist status codes"
-        return f"{head} {what}" if what else head
+            return label("none_found", lang) + (f" {detail}" if detail else "") + "."
+        head = label("n_of_total", lang, n=len(codes), total=len(self.registry))
+        return f"{head} {detail}" if detail else head
 
     def _scan(self, cell: str, args: Any, lang: str) -> ScanResult:
         from ..scan import scan_text
@@ -292,8 +299,7 @@ class LLMStatusMagics(Magics):
             raise UsageError(f"--limit must be 0 (no limit) or more, not {limit}")
         hits = list(scan_text(cell, registry=self.registry, include_success=args.all))
         return ScanResult(
-            hits, lang, lines=cell.count("\n") + (0 if cell.endswith("\n") or not cell else 1),
-            api=args.api, include_success=args.all, limit=limit or None,
+            hits, lang, text=cell, api=args.api, include_success=args.all, limit=limit or None,
         )
 
     def last_exception(self) -> BaseException | None:
@@ -314,5 +320,5 @@ class LLMStatusMagics(Magics):
             raise UsageError("no exception has been raised in this session yet")
         how, matches, hits = lastexc.codes_in(exc, self.registry)
         if not matches:
-            how = f"{lastexc.ATTRIBUTE} and {lastexc.TEXT}"
+            how = f"{lastexc.ATTRIBUTE}; {lastexc.TEXT}"
         return LastResult(exc, matches, lang, how=how, hits=hits)

@@ -260,6 +260,8 @@ class ScanResult(Result):
     order of first appearance; ``counts`` occurrences per code name (unknown
     numbers of the LLM DataDist layout count under their token). The display
     lists at most ``limit`` occurrences (None: all); the attributes hold all.
+    ``text`` is the scanned text; ``lines`` (its line count) is computed on
+    first use, so that returning the result costs nothing beyond the scan.
     """
 
     def __init__(
@@ -267,14 +269,14 @@ class ScanResult(Result):
         hits: Sequence[Any],
         lang: str,
         *,
-        lines: int,
+        text: str,
         api: str | None = None,
         include_success: bool = False,
         limit: int | None = None,
     ):
         self.hits: tuple[Any, ...] = tuple(hits)
         self.lang = lang
-        self.lines = lines
+        self.text_scanned = text
         self.api = api
         self.include_success = include_success
         self.limit = limit
@@ -288,6 +290,12 @@ class ScanResult(Result):
     @staticmethod
     def _key(hit: Any) -> str:
         return hit.code.name if hit.code is not None else str(hit.token)
+
+    @cached_property
+    def lines(self) -> int:
+        """Number of lines scanned (a last line without a newline counts)."""
+        text = self.text_scanned
+        return text.count("\n") + (0 if not text or text.endswith("\n") else 1)
 
     @cached_property
     def counts(self) -> Mapping[str, int]:
@@ -407,9 +415,15 @@ class LastResult(CardResult):
         return f"{type(self.exception).__name__}: {msg}" if msg else type(self.exception).__name__
 
     def _head(self) -> str:
+        from ..render.html import label
+
+        # ``how`` is "status_code attribute", "message and traceback text", or both joined by "; ".
+        how = "; ".join(label(part, self.lang) if part in ("status_code attribute", "message and traceback text")
+                        else part for part in self.how.split("; "))
+        first = f"{label('last_exc', self.lang)}: {self.summary}"
         if not self.matches:
-            return f"Last exception: {self.summary}\nNo LLM DataDist status code in it (checked: {self.how})."
-        return f"Last exception: {self.summary}\nStatus code from its {self.how}:"
+            return f"{first}\n{label('no_code_in', self.lang, how=how.strip())}"
+        return f"{first}\n{label('code_from', self.lang, how=how)}"
 
     def text(self) -> str:
         if not self.matches:

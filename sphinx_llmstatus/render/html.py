@@ -59,6 +59,11 @@ LABELS: Mapping[str, Mapping[str, str]] = {
         "hits": "{n} status code occurrences in {lines} lines", "more": "{n} more not shown",
         "success_hidden": "success codes hidden; --all lists them", "unknown_code": "unknown LLM DataDist code",
         "yes": "yes", "no": "no", "n/a": "n/a", "unknown": "unknown",
+        "n_of_total": "{n} of {total} LLM DataDist status codes", "none_found": "No LLM DataDist status code",
+        "matching": "matching {q}", "name_contains": "whose name contains {q}", "in_api": "in the {api} API",
+        "last_exc": "Last exception", "code_from": "Status code from its {how}:",
+        "no_code_in": "No LLM DataDist status code in it (checked: {how}).",
+        "status_code attribute": "status_code attribute", "message and traceback text": "message and traceback text",
     },
     "zh": {
         "api": "接口", "python": "Python", "cpp": "C++", "name": "名称", "recoverable": "可恢复",
@@ -70,6 +75,11 @@ LABELS: Mapping[str, Mapping[str, str]] = {
         "hits": "{lines} 行中出现 {n} 次错误码", "more": "另有 {n} 条未显示",
         "success_hidden": "已隐藏成功码，--all 可列出", "unknown_code": "未知的 LLM DataDist 错误码",
         "yes": "是", "no": "否", "n/a": "不适用", "unknown": "未知",
+        "n_of_total": "{total} 个 LLM DataDist 错误码中的 {n} 个", "none_found": "没有 LLM DataDist 错误码",
+        "matching": "匹配 {q}", "name_contains": "名称包含 {q}", "in_api": "（{api} 接口）",
+        "last_exc": "最近的异常", "code_from": "错误码取自其{how}：",
+        "no_code_in": "其中没有 LLM DataDist 错误码（已检查：{how}）。",
+        "status_code attribute": " status_code 属性", "message and traceback text": "消息与回溯文本",
     },
 }
 

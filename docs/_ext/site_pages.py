@@ -67,13 +67,14 @@ def generate(app: Sphinx, config: Config) -> None:
 
 
 def add_number_index_entries(app: Sphinx, doctree: nodes.document) -> None:
-    """Give each indexed code entry index entries for its decimal and bare-hex forms.
+    """Give each indexed code entry index entries for its numbers and other spellings.
 
     Why: Sphinx's full-text index drops all-digit words (``word_filter``) and
     its search page skips all-digit query terms, so ``1343270921`` can only be
     found through ``indexentries`` (matched by substring in searchtools.js).
-    The extension adds ``0x5010B009``; this adds ``1343270921`` and ``5010b009``
-    with the entry's own anchor as target. Belongs in the extension (asked for).
+    The extension adds ``0x5010B009``; this adds ``1343270921``, ``5010b009``
+    and the other API's spelling (``LLM_WAIT_PROCESS_TIMEOUT``), each with the
+    entry's own anchor as target. Belongs in the extension (asked for).
     """
     registry = default_registry()
     for desc in doctree.findall(addnodes.desc):
@@ -86,7 +87,7 @@ def add_number_index_entries(app: Sphinx, doctree: nodes.document) -> None:
         if code is None or not isinstance(index, addnodes.index) or not sig["ids"]:
             continue
         have = {entry[1].split(";")[0].strip().lower() for entry in index["entries"]}
-        for form in number_forms(code):
+        for form in [*number_forms(code), *(s for s in code.spellings if s != code.name)]:
             if form.lower() not in have:
                 index["entries"].append(("single", f"{form}; {code.name}", sig["ids"][0], "", None))
 

@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: site site-zh test bench clean
+.PHONY: site site-zh test bench registry clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,10 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
+
+# After editing sphinx_llmstatus/registry/data/registry.toml: refresh the pre-parsed copy.
+registry: $(STAMP)
+	$(BIN)/python -m sphinx_llmstatus.registry.compile
 
 clean:
 	rm -rf docs/_build .pytest_cache

@@ -10,7 +10,9 @@ IPython; each face imports its own dependencies when it is loaded.
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing is not imported at run time: the command must start fast
+    from typing import Any
 
 __version__ = "0.1.0"
 

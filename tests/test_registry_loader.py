@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import textwrap
 
 import pytest
@@ -39,7 +40,7 @@ def load_error(tmp_path, text) -> RegistryError:
 def test_packaged_registry_loads_and_is_cached():
     from sphinx_llmstatus.registry import default_registry
     assert default_registry() is default_registry()
-    assert packaged_registry_path().is_file()
+    assert os.path.isfile(packaged_registry_path())
 
 
 def test_bad_toml(tmp_path):
@@ -127,3 +128,23 @@ def test_read_toml_names_file(tmp_path):
     with pytest.raises(RegistryError) as info:
         read_toml(tmp_path / "missing.toml")
     assert "missing.toml" in str(info.value)
+
+
+def test_compiled_registry_is_fresh():
+    """registry.json must match registry.toml: run `make registry` after editing the TOML."""
+    from sphinx_llmstatus.registry.compile import compiled_text
+    from sphinx_llmstatus.registry.loader import COMPILED_NAME, DATA_DIR
+
+    with open(f"{DATA_DIR}/{COMPILED_NAME}", encoding="utf-8") as fh:
+        assert fh.read() == compiled_text()
+
+
+def test_stale_compiled_copy_is_ignored(tmp_path, monkeypatch):
+    import shutil
+
+    from sphinx_llmstatus.registry import loader
+
+    shutil.copy(loader.packaged_registry_path(), tmp_path / loader.PACKAGED_NAME)
+    (tmp_path / loader.COMPILED_NAME).write_text('{"toml_crc32": "0", "document": {}}')
+    monkeypatch.setattr(loader, "DATA_DIR", str(tmp_path))
+    assert len(load_registry()) == 33

@@ -1,4 +1,8 @@
-"""The status-code registry: data model, loader and lookup (no Sphinx, docutils or IPython)."""
+"""The status-code registry: data model, loader and lookup (no Sphinx, docutils or IPython).
+
+Kept cheap to import (no dataclasses, typing, tomllib or importlib.resources
+at import time) so that ``llmstatus CODE`` starts fast.
+"""
 
 from .layout import GeErrorLayout, decode_layout
 from .loader import RegistryError, default_registry, load_registry, packaged_registry_path

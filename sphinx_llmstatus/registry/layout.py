@@ -9,9 +9,7 @@ engine), so ``0x5010B000 + n``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from .model import LLM_CODE_BASE, LLM_CODE_MASK
+from .model import LLM_CODE_BASE, LLM_CODE_MASK, _Record
 
 #: (field, bit width), most significant first; the widths add up to 32.
 FIELDS: tuple[tuple[str, int], ...] = (
@@ -35,10 +33,10 @@ NEIGHBOUR_FAMILIES: tuple[tuple[range, str], ...] = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class GeErrorLayout:
+class GeErrorLayout(_Record):
     """The six fields of a 32-bit GE error number (all ints)."""
 
+    __slots__ = ("runtime", "type", "level", "sysid", "modid", "value")
     runtime: int
     type: int
     level: int

@@ -1,6 +1,10 @@
 """Read, merge and validate registry TOML files.
 
-The packaged file is ``sphinx_llmstatus/registry/data/registry.toml``. Extra
+The packaged file is ``sphinx_llmstatus/registry/data/registry.toml``; beside
+it, ``registry.json`` is the same document pre-parsed (written by
+``python -m sphinx_llmstatus.registry.compile``), used only while its recorded
+checksum matches the TOML, because parsing TOML is the largest part of the
+``llmstatus CODE`` start-up. Extra
 files (Sphinx's ``llmstatus_registry_files``, the command's ``--registry``)
 use the same format: a ``[[code]]`` whose ``name`` matches a packaged code (in
 either API spelling) overrides only the fields it sets; any other ``[[code]]``
@@ -10,13 +14,15 @@ the field.
 
 from __future__ import annotations
 
+import os
 import re
-import tomllib
-from collections.abc import Iterable, Mapping
+import zlib
 from functools import lru_cache
-from importlib import resources
-from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+    from typing import Any
 
 from .model import (
     APIS,
@@ -29,7 +35,9 @@ from .model import (
     Text,
 )
 
+DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 PACKAGED_NAME = "registry.toml"
+COMPILED_NAME = "registry.json"
 SCHEMA_VERSION = 1
 
 _NAME_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
@@ -60,20 +68,56 @@ class RegistryError(ValueError):
         super().__init__(": ".join(where) + ": " + reason)
 
 
-def packaged_registry_path() -> Path:
-    """Filesystem path of the packaged registry file."""
-    return Path(str(resources.files("sphinx_llmstatus.registry").joinpath("data", PACKAGED_NAME)))
+def packaged_registry_path() -> str:
+    """Filesystem path of the packaged registry TOML file."""
+    return os.path.join(DATA_DIR, PACKAGED_NAME)
 
 
-def read_toml(path: str | Path) -> dict[str, Any]:
-    """Parse one TOML file; RegistryError naming the file on I/O or syntax errors."""
+def _read_bytes(path: str) -> bytes:
     try:
         with open(path, "rb") as fh:
-            return tomllib.load(fh)
+            return fh.read()
     except OSError as exc:
-        raise RegistryError(str(path), f"cannot read: {exc.strerror or exc}") from None
+        raise RegistryError(path, f"cannot read: {exc.strerror or exc}") from None
+
+
+def parse_toml(path: str, data: bytes) -> dict[str, Any]:
+    """Parse TOML ``data`` read from ``path``; RegistryError naming the file on bad syntax or encoding."""
+    import tomllib
+
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise RegistryError(path, f"not UTF-8: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
-        raise RegistryError(str(path), f"invalid TOML: {exc}") from None
+        raise RegistryError(path, f"invalid TOML: {exc}") from None
+
+
+def read_toml(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Read and parse one TOML file; RegistryError naming the file on I/O or syntax errors."""
+    path = os.fspath(path)
+    return parse_toml(path, _read_bytes(path))
+
+
+def checksum(data: bytes) -> str:
+    """Change detector for the packaged TOML (CRC-32 as 8 hex digits; not a security hash)."""
+    return f"{zlib.crc32(data):08x}"
+
+
+def read_packaged() -> dict[str, Any]:
+    """The packaged registry document: from ``registry.json`` when it matches the TOML, else parsed."""
+    path = packaged_registry_path()
+    data = _read_bytes(path)
+    try:
+        with open(os.path.join(DATA_DIR, COMPILED_NAME), "rb") as fh:
+            import json
+
+            compiled = json.loads(fh.read())
+        if compiled.get("toml_crc32") == checksum(data):
+            return compiled["document"]
+    except (OSError, ValueError, AttributeError, KeyError):
+        pass  # missing or stale: parse the TOML, which is the source of truth
+    return parse_toml(path, data)
 
 
 class _Builder:
@@ -333,7 +377,7 @@ def _sort_key(code: StatusCode) -> tuple[int, int]:
     return (3, code.value) if code.value > 0 else (4, -code.value)
 
 
-def load_registry(extra_files: Iterable[str | Path] = (), *, packaged: bool = True) -> Registry:
+def load_registry(extra_files: Iterable[str | os.PathLike[str]] = (), *, packaged: bool = True) -> Registry:
     """Load the packaged registry plus ``extra_files`` (later files override earlier ones).
 
     Returns a new :class:`Registry`. Raises :class:`RegistryError` naming the
@@ -341,10 +385,12 @@ def load_registry(extra_files: Iterable[str | Path] = (), *, packaged: bool = Tr
     """
     builder = _Builder()
     files: list[str] = []
-    paths = ([packaged_registry_path()] if packaged else []) + [Path(p) for p in extra_files]
-    for path in paths:
-        builder.add(read_toml(path), str(path))
-        files.append(str(path))
+    if packaged:
+        files.append(packaged_registry_path())
+        builder.add(read_packaged(), files[-1])
+    for path in map(os.fspath, extra_files):
+        builder.add(read_toml(path), path)
+        files.append(path)
     return builder.build(tuple(files))
 
 

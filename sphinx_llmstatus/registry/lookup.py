@@ -14,14 +14,12 @@ Accepted forms (case-insensitive where letters appear):
 
 from __future__ import annotations
 
-import difflib
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
 from .layout import GeErrorLayout, decode_layout, has_llm_layout, neighbour_family
 from .loader import default_registry
-from .model import LANGS, Registry, StatusCode
+from .model import LANGS, Registry, StatusCode, _Record
 
 _REPR_RE = re.compile(r"^<\s*LLMStatusCode\.([A-Za-z0-9_]+)\s*:\s*(-?\d+)\s*>$")
 _QUALIFIED_RE = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*(?:\.|::))+([A-Za-z][A-Za-z0-9_]*)$")
@@ -29,10 +27,10 @@ _DEC_RE = re.compile(r"^[+-]?\d+$")
 _HEX_RE = re.compile(r"^(?:0[xX])?([0-9A-Fa-f]+)[uU]?$")
 
 
-@dataclass(frozen=True, slots=True)
-class Match:
-    """One meaning of a lookup query: the code and how the query was read."""
+class Match(_Record):
+    """One meaning of a lookup query: ``code`` and how the query was read (``reading``)."""
 
+    __slots__ = ("code", "reading")
     code: StatusCode
     reading: str  # e.g. "name", "Python name", "hex", "decimal", "signed int32"
 
@@ -168,6 +166,8 @@ def _lookup_number(text: str, number: int, reg: Registry) -> tuple[Match, ...]:
 
 def suggest(text: str, registry: Registry | None = None, limit: int = 3) -> tuple[str, ...]:
     """Up to ``limit`` code names close to ``text`` (difflib ratio, then substring)."""
+    import difflib  # only unknown input needs it; keeps `llmstatus CODE` start-up short
+
     reg = registry if registry is not None else default_registry()
     up = _normalise(text).upper()
     if not up:

@@ -6,21 +6,24 @@ extension, the IPython magic, the ``llmstatus`` command) reads this model.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Literal
 
-#: The two vendor APIs. ``python`` is ``LLMStatusCode`` (the ``status_code`` of
-#: ``LLMException``); ``cpp`` is the ``constexpr Status`` constants.
-Api = Literal["python", "cpp"]
+# Plain __slots__ classes rather than dataclasses: importing dataclasses (and
+# typing) costs more than the whole `llmstatus CODE` budget (bench/bench_cli_startup.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+    from typing import Literal
+
+    #: ``python`` is ``LLMStatusCode`` (the ``status_code`` of ``LLMException``);
+    #: ``cpp`` is the ``constexpr Status`` constants.
+    Api = Literal["python", "cpp"]
+    #: ``n/a`` is for success only; ``unknown`` for codes no vendor page documents.
+    Recoverable = Literal["yes", "no", "n/a", "unknown"]
+    Lang = Literal["en", "zh"]
+
 APIS: tuple[Api, ...] = ("python", "cpp")
-
-#: ``n/a`` is for success only; ``unknown`` for codes no vendor page documents.
-Recoverable = Literal["yes", "no", "n/a", "unknown"]
 RECOVERABLE_VALUES: tuple[str, ...] = ("yes", "no", "n/a", "unknown")
-
-Lang = Literal["en", "zh"]
 LANGS: tuple[Lang, ...] = ("en", "zh")
 
 #: Every LLM DataDist code built by the GE error-number macro is this base plus
@@ -29,10 +32,41 @@ LLM_CODE_BASE = 0x5010B000
 LLM_CODE_MASK = 0xFFFFF000
 
 
-@dataclass(frozen=True, slots=True)
-class Text:
-    """One sentence or paragraph in both languages of the registry."""
+class _Record:
+    """Immutable record: positional or keyword construction in ``__slots__`` order,
+    ``repr``, field-wise equality and hashing."""
 
+    __slots__ = ()
+
+    def __init__(self, *args: object, **fields: object) -> None:
+        if len(args) > len(self.__slots__):
+            raise TypeError(f"{type(self).__name__} takes at most {len(self.__slots__)} fields")
+        fields.update(zip(self.__slots__, args))
+        for name in self.__slots__:
+            object.__setattr__(self, name, fields.pop(name, getattr(type(self), "_defaults", {}).get(name)))
+        if fields:
+            raise TypeError(f"{type(self).__name__} got unexpected fields {sorted(fields)}")
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__)
+        return f"{type(self).__name__}({inner})"
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
+
+    def __hash__(self) -> int:
+        return hash(tuple(getattr(self, n) for n in self.__slots__))
+
+
+class Text(_Record):
+    """One sentence or paragraph in both languages of the registry: ``Text(en=..., zh=...)``."""
+
+    __slots__ = ("en", "zh")
     en: str
     zh: str
 
@@ -41,10 +75,10 @@ class Text:
         return self.zh if lang == "zh" else self.en
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
+class Source(_Record):
     """Where a fact comes from: a vendor documentation page or a public source file."""
 
+    __slots__ = ("key", "api", "kind", "title", "url")
     key: str
     api: Api
     kind: Literal["page", "source"]
@@ -52,8 +86,7 @@ class Source:
     url: str
 
 
-@dataclass(frozen=True, slots=True)
-class ApiView:
+class ApiView(_Record):
     """What one API (Python or C++) says about one status code.
 
     ``documented`` is False when the vendor page of that API has no row for the
@@ -62,6 +95,9 @@ class ApiView:
     to (each appears in backticks in ``remedy``).
     """
 
+    __slots__ = ("api", "name", "documented", "source", "recoverable", "meaning", "remedy",
+                 "functions", "options", "modes")
+    _defaults = {"functions": (), "options": (), "modes": ()}
     api: Api
     name: str
     documented: bool
@@ -69,9 +105,9 @@ class ApiView:
     recoverable: Recoverable
     meaning: Text
     remedy: Text
-    functions: tuple[str, ...] = ()
-    options: tuple[str, ...] = ()
-    modes: tuple[str, ...] = ()
+    functions: tuple[str, ...]
+    options: tuple[str, ...]
+    modes: tuple[str, ...]
 
     @property
     def api_names(self) -> tuple[str, ...]:
@@ -79,23 +115,28 @@ class ApiView:
         return self.functions + self.options + self.modes
 
 
-@dataclass(frozen=True, slots=True)
-class StatusCode:
+class StatusCode(_Record):
     """One status code, with one :class:`ApiView` per API that has it.
 
     ``value`` is the number as the API returns it: a ``uint32`` for C++ codes
     (``0xFFFFFFFF`` for ``LLM_FAILED``), ``-1`` for the Python-only
     ``LLM_UNKNOWN_ERROR``. ``name`` is the canonical spelling: the C++ constant
-    where there is one, else the Python member.
+    where there is one, else the Python member. Hashing and equality are by
+    identity: a registry holds one object per code.
     """
 
+    __slots__ = ("name", "value", "python", "cpp", "related", "aliases", "note")
+    _defaults = {"related": (), "aliases": ()}
     name: str
     value: int
     python: ApiView | None
     cpp: ApiView | None
-    related: tuple[str, ...] = ()
-    aliases: tuple[str, ...] = ()
-    note: Text | None = None
+    related: tuple[str, ...]
+    aliases: tuple[str, ...]
+    note: Text | None
+
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
 
     @property
     def hex(self) -> str | None:
@@ -160,25 +201,29 @@ class StatusCode:
         return tuple(out)
 
 
-@dataclass(frozen=True)
 class Registry:
     """All status codes, indexed by every spelling and by value.
 
     Build it with :func:`sphinx_llmstatus.registry.load_registry`; use
     :func:`sphinx_llmstatus.registry.default_registry` for the packaged one.
+    ``codes`` is a tuple in display order, ``sources`` maps source keys to
+    :class:`Source`, ``files`` lists the TOML files it was built from.
     """
 
-    codes: tuple[StatusCode, ...]
-    sources: Mapping[str, Source]
-    files: tuple[str, ...] = ()
-    _by_name: dict[str, StatusCode] = field(default_factory=dict, repr=False, compare=False)
-    _by_value: dict[int, StatusCode] = field(default_factory=dict, repr=False, compare=False)
+    __slots__ = ("codes", "sources", "files", "_by_name", "_by_value")
 
-    def __post_init__(self) -> None:
+    def __init__(self, codes: tuple[StatusCode, ...], sources: Mapping[str, Source],
+                 files: tuple[str, ...] = ()) -> None:
+        self.codes, self.sources, self.files = tuple(codes), sources, tuple(files)
+        self._by_name: dict[str, StatusCode] = {}
+        self._by_value: dict[int, StatusCode] = {}
         for code in self.codes:
             for spelling in code.spellings:
                 self._by_name.setdefault(spelling.upper(), code)
             self._by_value[code.value] = code
+
+    def __repr__(self) -> str:
+        return f"<Registry of {len(self.codes)} codes from {', '.join(self.files) or 'memory'}>"
 
     def __iter__(self) -> Iterator[StatusCode]:
         return iter(self.codes)

@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 import sys
 from argparse import Namespace
-from collections.abc import Iterable
-from typing import Any
+
+TYPE_CHECKING = False  # typing costs ~3 ms of the `llmstatus CODE` start-up budget
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
 
 from ..registry.model import Registry
 from .output import error, lang_of, prepare_streams, use_color

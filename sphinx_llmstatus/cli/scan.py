@@ -7,7 +7,11 @@ import sys
 from argparse import Namespace
 from collections import Counter
 from contextlib import contextmanager
-from typing import Any, BinaryIO, Iterator
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any, BinaryIO
 
 from ..registry.model import Registry, StatusCode
 from ..render import text

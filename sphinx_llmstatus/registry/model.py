@@ -38,12 +38,17 @@ class _Record:
 
     __slots__ = ()
 
+    _defaults: dict[str, object] = {}
+
     def __init__(self, *args: object, **fields: object) -> None:
-        if len(args) > len(self.__slots__):
-            raise TypeError(f"{type(self).__name__} takes at most {len(self.__slots__)} fields")
-        fields.update(zip(self.__slots__, args))
-        for name in self.__slots__:
-            object.__setattr__(self, name, fields.pop(name, getattr(type(self), "_defaults", {}).get(name)))
+        slots = self.__slots__
+        if args:
+            if len(args) > len(slots):
+                raise TypeError(f"{type(self).__name__} takes at most {len(slots)} fields")
+            fields.update(zip(slots, args))
+        defaults, setter = self._defaults, object.__setattr__
+        for name in slots:
+            setter(self, name, fields.pop(name) if name in fields else defaults.get(name))
         if fields:
             raise TypeError(f"{type(self).__name__} got unexpected fields {sorted(fields)}")
 

@@ -6,7 +6,9 @@ directly. Text fields keep the registry's `backticks`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # no typing import at run time: the command must start fast
+if TYPE_CHECKING:
+    from typing import Any
 
 from ..registry.model import APIS, StatusCode
 

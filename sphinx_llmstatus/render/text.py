@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
+
+TYPE_CHECKING = False  # no typing import at run time: the command must start fast
 
 from ..registry.model import ApiView, StatusCode
 
 if TYPE_CHECKING:  # the scanner is not needed to render a code
+    from collections.abc import Iterable, Mapping
+
     from ..scan.hit import Hit
 
 _LABELS = {

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 from sphinx import addnodes
 
-from ..registry import Registry, StatusCode
+from ..registry.model import Registry, StatusCode
 from .labels import label
 
 if TYPE_CHECKING:
@@ -57,14 +57,18 @@ class Renderer:
     # -- inline ---------------------------------------------------------------
 
     def code_xref(self, name: str, *, silent: bool = False, text: str | None = None) -> nodes.Node:
-        """A cross-reference to a code's entry (``silent``: no fallback, plain text if none)."""
+        """A cross-reference to a code's entry, generated from registry text.
+
+        ``silent``: only to the project's entry, else plain text (a table's name
+        cell). Otherwise it resolves like the role but never warns when
+        nothing links it: the author did not write it.
+        """
         lit = nodes.literal(text or name, text or name, classes=["llmstatus-code"])
         ref = addnodes.pending_xref(
             "", lit, refdomain="llm", reftype="status", reftarget=name,
             refexplicit=False, refwarn=False, refdoc=self.env.docname,
         )
-        if silent:
-            ref["llmstatus_silent"] = True
+        ref["llmstatus_silent" if silent else "llmstatus_quiet"] = True
         return ref
 
     def api_name(self, name: str) -> nodes.Node:

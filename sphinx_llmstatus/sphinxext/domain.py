@@ -22,7 +22,7 @@ from sphinx.environment import BuildEnvironment
 from .labels import _ as llm_
 from sphinx.util.nodes import make_refnode
 
-from ..registry import UnknownStatusCode, lookup
+from ..registry.lookup import UnknownStatusCode, lookup
 from .config import registry_lang
 from .diagnostics import Subtype, warn
 from .state import get_registry
@@ -137,12 +137,21 @@ class LLMDomain(Domain):
         found = self.entries.get(name) or self.rows.get(name)
         return (found[0], found[1]) if found else None
 
+    def title(self, name: str) -> str:
+        """Hover title of a link to ``name``: ``NAME: meaning`` (cached per code and language)."""
+        lang = registry_lang(self.env.config)
+        titles = self.__dict__.setdefault("_titles", {})
+        key = (name, lang)
+        title = titles.get(key)
+        if title is None:
+            code = get_registry(self.env)[name]
+            view = code.python or code.cpp
+            title = titles[key] = f"{name}: {view.meaning.get(lang)}" if view else name
+        return title
+
     def _refnode(self, builder: Builder, fromdocname: str, name: str,
                  where: tuple[str, str], contnode: Element) -> Element:
-        code = get_registry(self.env)[name]
-        view = code.views[0]
-        title = f"{name}: {view.meaning.get(registry_lang(self.env.config))}"
-        return make_refnode(builder, fromdocname, where[0], where[1], contnode, title)
+        return make_refnode(builder, fromdocname, where[0], where[1], contnode, self.title(name))
 
     def resolve_xref(
         self, env: BuildEnvironment, fromdocname: str, builder: Builder, typ: str,
@@ -172,33 +181,54 @@ class LLMDomain(Domain):
         return [("llm:status", self._refnode(builder, fromdocname, name, where, contnode))]
 
 
+def _in_intersphinx(env: BuildEnvironment, name: str) -> bool:
+    """True when sphinx.ext.intersphinx resolves ``llm:status`` ``name`` from an inventory.
+
+    Every ``missing-reference`` listener runs, even after an earlier one has
+    answered, so the fallback must not link or warn what intersphinx linked.
+    """
+    inventory = getattr(env, "intersphinx_inventory", None)
+    if not inventory:
+        return False
+    disabled = set(getattr(env.config, "intersphinx_disabled_reftypes", ()) or ())
+    if disabled & {"*", "llm:*", "llm:status"}:
+        return False
+    return name in inventory.get("llm:status", {})
+
+
 def fallback_reference(app: Any, env: BuildEnvironment, node: pending_xref,
                        contnode: Element) -> Element | None:
     """Last resort for ``llm`` references nothing else resolved: the fallback URL, or a warning.
 
-    Connected to ``missing-reference`` after intersphinx. Returns a reference
-    to ``llmstatus_fallback_url`` (the code's vendor page by default), or warns
-    ``llmstatus.unresolved`` and returns the text unlinked.
+    Connected to ``missing-reference`` after intersphinx. Returns None when an
+    intersphinx inventory has the code (intersphinx links it); else a reference
+    to ``llmstatus_fallback_url`` (the code's vendor page by default); else
+    warns ``llmstatus.unresolved`` (not for links the extension generated
+    itself, e.g. related codes) and returns the text unlinked.
     """
     if node.get("refdomain") != "llm":
         return None
     target = node["reftarget"]
+    if _in_intersphinx(env, target):
+        return None
     registry = get_registry(env)
     code = registry.get(target)
     template = env.config.llmstatus_fallback_url
     url = None
     if code is not None and template:
         if template == "vendor":
-            url = code.views[0].source.url
+            url = (code.python or code.cpp).source.url
         else:
             url = template.format(name=code.name, value=code.value, hex=code.hex or "")
     if url:
         lang = registry_lang(env.config)
-        title = f"{code.name}: {code.views[0].meaning.get(lang)}"
+        view = code.python or code.cpp
+        title = f"{code.name}: {view.meaning.get(lang)}"
         ref = nodes.reference("", "", internal=False, refuri=url, reftitle=title,
                               classes=["llmstatus-external"])
         ref += contnode
         return ref
-    warn(f"LLM status code {target} is not documented in this project and no fallback URL is set",
-         Subtype.unresolved, location=node)
-    return contnode
+    if not node.get("llmstatus_quiet"):
+        warn(f"LLM status code {target} is not documented in this project and no fallback URL "
+             f"is set", Subtype.unresolved, location=node)
+    return contnode  # handled: plain text, and no second (nitpicky) warning from Sphinx

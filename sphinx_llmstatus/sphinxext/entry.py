@@ -13,7 +13,8 @@ from sphinx import addnodes
 from sphinx.directives import ObjectDescription
 from sphinx.util.typing import OptionSpec
 
-from ..registry import StatusCode, UnknownStatusCode, lookup
+from ..registry.lookup import UnknownStatusCode, lookup
+from ..registry.model import StatusCode
 from .config import registry_lang
 from .content import Renderer
 from .diagnostics import Subtype, warn

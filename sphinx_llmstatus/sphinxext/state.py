@@ -6,7 +6,8 @@ import os
 import re
 from typing import TYPE_CHECKING
 
-from ..registry import Registry, RegistryError, default_registry, load_registry
+from ..registry.loader import RegistryError, default_registry, load_registry
+from ..registry.model import Registry
 from .config import registry_lang
 from .diagnostics import Subtype, warn
 
@@ -28,9 +29,9 @@ def get_registry(env: BuildEnvironment) -> Registry:
     An invalid extra file is reported as a ``llmstatus.registry`` warning that
     names the file, entry and field; the build then uses the packaged registry.
     """
-    files = extra_registry_files(env)
-    if not files:
+    if not env.config.llmstatus_registry_files:  # the common case, once per mention: keep it cheap
         return default_registry()
+    files = extra_registry_files(env)
     key = tuple((f, _mtime(f)) for f in files)
     reg = _CACHE.get(key)
     if reg is None:
@@ -47,6 +48,8 @@ def get_registry(env: BuildEnvironment) -> Registry:
 
 def note_registry_dependency(env: BuildEnvironment) -> None:
     """Rebuild the current document when an extra registry file changes."""
+    if not env.config.llmstatus_registry_files:
+        return
     for path in extra_registry_files(env):
         env.note_dependency(path)
 

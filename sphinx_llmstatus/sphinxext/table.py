@@ -18,7 +18,8 @@ from docutils.parsers.rst import directives
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.typing import OptionSpec
 
-from ..registry import StatusCode, UnknownStatusCode, lookup
+from ..registry.lookup import UnknownStatusCode, lookup
+from ..registry.model import StatusCode
 from .config import registry_lang
 from .content import COLUMNS, DEFAULT_COLUMNS, Renderer
 from .diagnostics import Subtype, warn

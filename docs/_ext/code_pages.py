@@ -100,9 +100,9 @@ def code_page(code: StatusCode) -> str:
 ```{{llm-status}} {code.name}
 ```
 
-**Names:** {names} ({"; ".join(apis)}).
-**Numbers:** {numbers}.
-**Link to this entry:** `codes/{code.name}.html#{code.name}`.
+- **Names:** {names} ({"; ".join(apis)}).
+- **Numbers:** {numbers}.
+- **Link to this entry:** `codes/{code.name}.html#{code.name}`.
 
 {_logs_section(code)}
 `llmstatus {code.name}` prints this entry in a terminal ({{doc}}`../cli`); `%llmstatus {code.name}`

@@ -28,7 +28,8 @@ exclude_patterns = ["_build", "snippets", "_generated", "examples", "notebooks",
 
 html_theme = "furo"
 html_title = "LLM DataDist status codes"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["site.css"]  # reST/MyST sources side by side in the authoring guide
 html_theme_options = {"source_repository": "", "navigation_with_keys": True}
 
 language = "en"

@@ -40,7 +40,7 @@ def ensure_chromium() -> str:
     if os.geteuid() != 0 or not shutil.which("apt-get"):
         pytest.skip("chromium is not installed and apt-get cannot run here (needs root)")
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    for cmd in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "chromium"]):
+    for cmd in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "chromium", "fonts-wqy-microhei"]):
         proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
         if proc.returncode != 0:
             pytest.skip(f"cannot install chromium: {' '.join(cmd)}: {proc.stderr.strip()[-300:]}")
@@ -159,13 +159,24 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+def _serve(site: Path):
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(site)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}"
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    site = built_site(tmp_path_factory)
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(site)))
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd, url = _serve(built_site(tmp_path_factory))
+    yield url
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def server_zh(tmp_path_factory):
+    httpd, url = _serve(built_site(tmp_path_factory, "zh_CN"))
+    yield url
     httpd.shutdown()
     httpd.server_close()
 
@@ -280,3 +291,19 @@ def test_search_by_number_finds_the_code(browser, server, query):
     assert any("LLM_LINK_FAILED" in text and "codes/LLM_LINK_FAILED.html" in href for text, href in links), links
     if query == "1343270921":
         browser.screenshot("search-1343270921")
+
+
+def test_chinese_site_shows_chinese_registry_text(browser, server_zh):
+    from sphinx_llmstatus.registry import default_registry
+
+    code = default_registry()["LLM_TIMEOUT"]
+    browser.send("Emulation.setEmulatedMedia", features=[{"name": "prefers-color-scheme", "value": "light"}])
+    browser.goto(f"{server_zh}/codes/LLM_TIMEOUT.html")
+    state = browser.wait_for(BADGES_AND_TABLES)
+    text = browser.js("document.querySelector('article').innerText")
+    assert code.python.meaning.zh in text and code.cpp.remedy.zh.split("`")[0] in text
+    assert [b["text"] for b in state["badges"]] and all(b["visible"] for b in state["badges"])
+    assert all("recoverable" not in b["text"] for b in state["badges"]), state["badges"]  # badge labels translated
+    browser.js("document.getElementById('LLM_TIMEOUT').scrollIntoView()")
+    browser.screenshot("zh-LLM_TIMEOUT")
+    browser.send("Emulation.setEmulatedMedia", features=[])

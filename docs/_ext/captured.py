@@ -92,6 +92,8 @@ def capture_cli(language: str) -> None:
         ident, args = example
         proc = subprocess.run([sys.executable, "-m", "sphinx_llmstatus", *args], cwd=EXAMPLES, env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
+        if "Traceback (most recent call last)" in proc.stdout:  # the command promises one-line errors
+            raise ExtensionError(f"llmstatus {' '.join(args)} crashed:\n{proc.stdout}")
         shown = "$ llmstatus " + " ".join(args) + "\n" + proc.stdout.rstrip()
         shown += f"\n$ echo $?\n{proc.returncode}"
         return ident, _fence(shown, "console")

@@ -17,6 +17,7 @@ from . import config
 from .domain import LLMDomain, fallback_reference
 from .entry import setup_entry
 from .labels import CATALOG, LOCALE_DIR
+from .printing import NameLinkTargets
 from .resolver import LocalStatusReferences
 from .role import setup_role
 from .state import validate_registry
@@ -45,6 +46,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_role(app)
     app.add_domain(LLMDomain)
     app.add_post_transform(LocalStatusReferences)
+    app.add_post_transform(NameLinkTargets)
     app.add_message_catalog(CATALOG, str(LOCALE_DIR))
     app.connect("builder-inited", _add_assets)
     app.connect("builder-inited", validate_registry)

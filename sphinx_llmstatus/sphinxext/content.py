@@ -8,7 +8,7 @@ without extra visitors; HTML styling hangs on ``llmstatus-*`` classes.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from docutils import nodes
@@ -78,7 +78,8 @@ class Renderer:
         if not target:
             return lit
         if "://" in target or target.startswith(("/", "#")):
-            return nodes.reference("", "", lit, refuri=target, internal=False)
+            return nodes.reference("", "", lit, refuri=target, internal=False,
+                                   classes=["llmstatus-external"])
         domain, _, rest = target.partition(":")
         reftype, _, reftarget = rest.partition(":")
         if not reftarget:  # "std:label" style without a type -> treat as a :ref: label
@@ -103,7 +104,7 @@ class Renderer:
         return out
 
     def para(self, text: str, classes: Sequence[str] = ()) -> nodes.paragraph:
-        return nodes.paragraph("", "", *self.inline(text), classes=list(classes))
+        return paragraph(self.inline(text), classes)
 
     def badge(self, recoverable: str) -> nodes.inline:
         key = recoverable.replace("/", "")
@@ -125,8 +126,8 @@ class Renderer:
         if views:
             out.append(self._api_table(code, views))
         if code.related:
-            p = nodes.paragraph("", "", classes=["llmstatus-related"])
-            p += nodes.strong("", self._("Related codes") + ": ")
+            p = paragraph([nodes.strong("", self._("Related codes")), nodes.Text(": ")],
+                          ["llmstatus-related"])
             for i, name in enumerate(code.related):
                 if i:
                     p += nodes.Text(", ")
@@ -152,14 +153,15 @@ class Renderer:
 
     def _source_cell(self, view) -> list[nodes.Node]:
         title = view.source.title.get(self.lang)
-        ref = nodes.reference(title, title, refuri=view.source.url, internal=False)
+        ref = nodes.reference(title, title, refuri=view.source.url, internal=False,
+                              classes=["llmstatus-external"])
         status = self._("vendor page") if view.documented else self._("not on the vendor page")
         return [ref, nodes.Text(f" ({status})")]
 
     # -- code tables -------------------------------------------------------------------
 
     def code_table(
-        self, codes: Iterable[StatusCode], columns: Sequence[str], apis: Sequence[str],
+        self, codes: Sequence[StatusCode], columns: Sequence[str], apis: Sequence[str],
         row_id: callable,
     ) -> nodes.table:
         """A table of ``codes`` with ``columns``; ``row_id(code)`` gives each row's anchor."""
@@ -169,7 +171,7 @@ class Renderer:
             views = [v for v in code.views if v.api in apis]
             rows.append([self._cell(code, views, col) for col in columns])
             ids.append(row_id(code))
-        widths = [{"meaning": 30, "remedy": 40}.get(c, 12) for c in columns]
+        widths = [max(_width(c, codes), len(h) + 2) for c, h in zip(columns, header)]
         return build_table(header, rows, widths, classes=["llmstatus-table"], row_ids=ids)
 
     def _cell(self, code: StatusCode, views: Sequence, column: str) -> list[nodes.Node]:
@@ -186,11 +188,11 @@ class Renderer:
         if column == "recoverable":
             out: list[nodes.Node] = []
             for v in views:
+                if out:
+                    out.append(nodes.Text(", "))
                 if both:
-                    out.append(nodes.Text(_API_LABEL[v.api] + " "))
+                    out.append(nodes.Text(_API_LABEL[v.api] + ": "))
                 out.append(self.badge(v.recoverable))
-                if both:
-                    out.append(nodes.Text(" "))
             return out
         field = column  # meaning / remedy
         texts = {getattr(v, field).get(self.lang) for v in views}
@@ -198,8 +200,34 @@ class Renderer:
             return self.inline(texts.pop()) if texts else []
         out = []
         for v in views:
-            out += [nodes.strong("", _API_LABEL[v.api] + ": ")] + self.inline(getattr(v, field).get(self.lang)) + [nodes.Text(" ")]
+            if out:
+                out.append(nodes.Text(" "))
+            out += [nodes.strong("", _API_LABEL[v.api]), nodes.Text(": ")]
+            out += self.inline(getattr(v, field).get(self.lang))
         return out
+
+
+def _width(column: str, codes: Sequence[StatusCode]) -> int:
+    """Column width in characters: what the text builder uses as is, other writers as ratios.
+
+    Name columns fit the longest name (plus the quotes the text writer adds),
+    so ``LLM_CLUSTER_NUM_EXCEED_LIMIT`` is never broken in plain text.
+    """
+    if column in ("name", "python", "cpp"):
+        names = [c.name if column == "name" else (v.name if (v := c.view(column)) else "—")
+                 for c in codes]
+        return max((len(n) for n in names), default=8) + 2
+    return {"hex": 12, "decimal": 12, "recoverable": 16, "meaning": 30, "remedy": 40}[column]
+
+
+def paragraph(children: Sequence[nodes.Node], classes: Sequence[str] = ()) -> nodes.paragraph:
+    """A paragraph of generated registry text, kept out of the project's gettext catalogs.
+
+    The registry carries its own English and Chinese text (``:lang:``,
+    ``llmstatus_language``), so a project's translators never see it; MyST
+    sets a source on generated nodes, which would otherwise make it extractable.
+    """
+    return nodes.paragraph("", "", *children, classes=list(classes), translatable=False)
 
 
 def build_table(
@@ -232,6 +260,6 @@ def _row(cells: Sequence[list[nodes.Node]]) -> nodes.row:
     row = nodes.row()
     for cell in cells:
         entry = nodes.entry()
-        entry += nodes.paragraph("", "", *cell)
+        entry += paragraph(cell)
         row += entry
     return row

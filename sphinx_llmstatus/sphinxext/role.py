@@ -54,6 +54,8 @@ class StatusRole(SphinxRole):
         # One pending_xref around one literal: the fewest nodes that still render as code
         # in every builder and resolve late (see bench/bench_sphinx_roles.py).
         literal = nodes.literal(title, title, classes=["llmstatus-code"])
+        if has_title:  # print formats name the code after a titled link (see printing.py)
+            literal["llmstatus_target"] = code.name
         ref = addnodes.pending_xref(
             "", literal, refdomain="llm", reftype="status", reftarget=code.name,
             refexplicit=has_title, refwarn=False, refdoc=env.docname,

@@ -1,0 +1,167 @@
+"""Every builder renders our nodes: no unknown-node errors, no warnings, readable output.
+
+One fixture project (reST and MyST pages: an entry, a table, roles with and
+without titles, a vendor-page fallback link, an API link) is built with each
+builder. Tables must stay tables, and print formats must name link targets.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from bs4 import BeautifulSoup
+
+VENDOR = "https://www.hiascend.com/document/detail/zh/canncommercial/latest/others/llmdatadistdev/"
+API_URL = "https://example.org/api/link_clusters"
+
+FILES = {
+    "conf.py": f"""\
+        extensions = ["myst_parser", "sphinx_llmstatus"]
+        myst_enable_extensions = ["colon_fence"]
+        project = "builders"
+        version = release = "1.0"
+        copyright = "2026, tests"
+        llmstatus_api_links = {{"link_clusters": "{API_URL}"}}
+        """,
+    "index.rst": """\
+        Builders
+        ========
+
+        .. toctree::
+
+           notes
+
+        A failed link is :llm-status:`LLM_LINK_FAILED`; the row of :llm-status:`LLM_TIMEOUT`;
+        the vendor page of :llm-status:`LLM_PARAM_INVALID`; and
+        :llm-status:`the busy link <LLM_LINK_BUSY>`.
+
+        .. llm-status:: LLM_LINK_FAILED
+
+        .. llm-status-table::
+           :codes: LLM_TIMEOUT, LLM_LINK_BUSY, LLM_CLUSTER_NUM_EXCEED_LIMIT
+           :columns: name, hex, recoverable, meaning
+        """,
+    "notes.md": """\
+        # Notes
+
+        In MyST {llm-status}`LLM_LINK_FAILED` and [](#LLM_TIMEOUT).
+
+        :::{llm-status} LLM_WAIT_PROC_TIMEOUT
+        :api: python
+        :::
+        """,
+}
+
+BUILDERS = ["html", "dirhtml", "singlehtml", "epub", "latex", "text", "man", "texinfo", "gettext",
+            "xml", "json", "pseudoxml"]
+
+
+def read(app, pattern: str) -> str:
+    """Text of every output file matching ``pattern`` (glob under outdir), joined."""
+    paths = sorted(app.outdir.rglob(pattern))
+    assert paths, f"no {pattern} in {app.outdir}"
+    return "\n".join(p.read_text(encoding="utf-8") for p in paths)
+
+
+def check_html(app, pattern: str = "*.html") -> None:
+    html = read(app, pattern)
+    doc = BeautifulSoup(html, "html.parser")
+    assert doc.select("table.llmstatus-table") and doc.select("table.llmstatus-entry-table")
+    assert doc.select("span.llmstatus-badge")
+    hrefs = {a.get_text(): a["href"] for a in doc.select("a.reference") if a.code}
+    assert hrefs["LLM_LINK_FAILED"].endswith("#LLM_LINK_FAILED")
+    assert hrefs["LLM_TIMEOUT"].endswith("#llm-row-LLM_TIMEOUT")
+    assert hrefs["LLM_PARAM_INVALID"] == VENDOR
+    assert hrefs["link_clusters"] == API_URL
+    if app.builder.name != "epub":
+        assert "llmstatus.css" in html
+
+
+def check_epub(app):
+    check_html(app, "*.xhtml")
+    css_links = read(app, "*.xhtml")
+    assert "llmstatus.css" in css_links
+
+
+def check_latex(app):
+    tex = read(app, "*.tex")
+    assert tex.count(r"\begin{tabulary}") >= 3  # the code table and two entry tables
+    assert r"\hyperref[\detokenize{index:LLM_LINK_FAILED}]" in tex
+    # external links name their URL on paper; titled mentions name their code
+    assert r"{\sphinxcode{\sphinxupquote{LLM\_PARAM\_INVALID}}} (\sphinxurl{" + VENDOR + "})" in tex
+    assert r"{\sphinxupquote{the busy link}}}}} (LLM\_LINK\_BUSY)" in tex
+
+
+def check_text(app):
+    text = read(app, "index.txt")
+    flat = " ".join(text.split())
+    assert "+---" in text and "|===" in text  # grid tables
+    assert '| "LLM_CLUSTER_NUM_EXCEED_LIMIT" |' in text  # a name is never broken across lines
+    assert '"LLM_PARAM_INVALID" (https://www.hiascend.com/' in flat
+    assert '"link_clusters"' in text and f"({API_URL})" in text  # in a wrapped table cell
+    assert '"the busy link" (LLM_LINK_BUSY)' in flat
+    assert "| Python:" in text and "| C++: not" in text  # recoverable per API, labelled
+
+
+def check_man(app):
+    man = read(app, "*.1")
+    assert ".TS" in man and ".TE" in man  # tbl tables
+    assert r"\fBLLM_PARAM_INVALID\fP" in man
+    assert "hiascend" in man  # the URL is printed next to the vendor link
+
+
+def check_texinfo(app):
+    texi = read(app, "*.texi")
+    assert "@multitable" in texi
+    assert "LLM_PARAM_INVALID@footnote{" + VENDOR + "}" in texi
+
+
+def check_gettext(app):
+    pot = read(app, "*.pot")
+    msgids = re.findall(r'^msgid "(.*)"$', pot, flags=re.M)
+    assert "Notes" in msgids and "Builders" in msgids
+    # The author's text is translatable; the registry's generated text is not (it has zh itself).
+    assert not [m for m in msgids if "Establishing the link failed" in m or "Related codes" in m
+                or "timed out" in m], msgids
+
+
+def check_xml(app):
+    xml = read(app, "index.xml")
+    assert '<table classes="llmstatus-table">' in xml
+    assert 'refuri="' + VENDOR in xml and "<pending_xref" not in xml
+
+
+def check_pseudoxml(app):
+    text = read(app, "index.pseudoxml")
+    assert '<table classes="llmstatus-table">' in text and "<pending_xref" not in text
+
+
+def check_json(app):
+    body = json.loads((app.outdir / "index.fjson").read_text(encoding="utf-8"))["body"]
+    doc = BeautifulSoup(body, "html.parser")
+    assert doc.select("table.llmstatus-table")
+    assert doc.select_one("a[href$='#LLM_LINK_FAILED']")
+
+
+CHECKS = {
+    "html": check_html, "dirhtml": check_html, "singlehtml": check_html, "epub": check_epub,
+    "latex": check_latex, "text": check_text, "man": check_man, "texinfo": check_texinfo,
+    "gettext": check_gettext, "xml": check_xml, "json": check_json, "pseudoxml": check_pseudoxml,
+}
+
+
+@pytest.mark.parametrize("buildername", BUILDERS)
+def test_builder(project, buildername):
+    app = project(FILES, buildername=buildername, freshenv=True)
+    assert app.warning.getvalue() == ""
+    CHECKS[buildername](app)
+
+
+def test_latex_show_urls_is_not_doubled(project):
+    app = project(FILES, buildername="latex", confoverrides={"latex_show_urls": "footnote"})
+    assert app.warning.getvalue() == ""
+    tex = read(app, "*.tex")
+    assert r"(\sphinxurl{" + VENDOR not in tex  # Sphinx's own footnotes name the URL
+    assert r"\sphinxnolinkurl{" + VENDOR in tex or r"\sphinxurl{" + VENDOR in tex

@@ -97,7 +97,8 @@ def always_rewrite_code_pages(app: Sphinx, env: BuildEnvironment, added, changed
 
     Why: on an incremental build Sphinx reloads ``searchindex.js`` without its
     ``indexentries`` and only re-feeds the pages it writes, so unchanged code
-    pages would lose their number entries (Sphinx 9.0, ``IndexBuilder.load``).
+    pages would lose their number entries (``IndexBuilder.load``; open upstream as
+    sphinx-doc/sphinx#12599; seen here: a second no-change build had 0 entries).
     """
     return sorted(d for d in env.found_docs if d.startswith("codes/") and d not in changed)
 

@@ -164,4 +164,4 @@ def test_packaged_outputs_are_safe_too():
         assert_safe_html(render_html.card(code, "en", "name"))
         assert_safe_html(render_html.card(code, "zh"))
     assert re.search(r"var\(--jp-border-color2, rgba\(", render_html.table(reg.codes, "en"))
-    assert_safe_html(render_html.cards([(m.code, m.reading) for m in (Match(reg["LLM_FAILED"], "x"),)], "en"))
+    assert_safe_html(render_html.cards([(m.code, m.reading) for m in (Match(code=reg["LLM_FAILED"], reading="x"),)], "en"))

@@ -49,7 +49,7 @@ def resolve_status(status: Any, registry: Registry) -> tuple[Match, ...]:
         return ()
     name = getattr(status, "name", None)
     if isinstance(name, str) and name in registry:
-        return (Match(registry[name], "status_code name"),)
+        return (Match(code=registry[name], reading="status_code name"),)
     value = getattr(status, "value", status)
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         return ()
@@ -100,5 +100,5 @@ def codes_in(exc: BaseException, registry: Registry, *, full_traceback: bool = T
     seen: dict[str, Match] = {}
     for h in hits:
         if h.code is not None and h.code.name not in seen:
-            seen[h.code.name] = Match(h.code, f"found in text: {h.token}")
+            seen[h.code.name] = Match(code=h.code, reading=f"found in text: {h.token}")
     return TEXT, tuple(seen.values()), hits

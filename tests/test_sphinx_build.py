@@ -161,7 +161,7 @@ def test_bad_config_falls_back_to_default(project):
     app = project({"index.rst": "T\n=\n\n.. llm-status:: LLM_TIMEOUT\n"},
                   confoverrides={"llmstatus_language": "fr", "llmstatus_fallback_url": 3})
     warnings = app.warning.getvalue()
-    assert "config value 'llmstatus_language' must be one of en, zh or None" in warnings
+    assert "config value 'llmstatus_language' must be en or zh (or a locale of them such as zh_CN) or None, not 'fr'" in warnings
     assert "config value 'llmstatus_fallback_url' must be of type str" in warnings
     assert app.config.llmstatus_language is None
     assert "The operation timed out." in html(app, "index").get_text()

@@ -18,7 +18,7 @@ from .domain import LLMDomain, fallback_reference
 from .entry import setup_entry
 from .labels import CATALOG, LOCALE_DIR
 from .printing import NameLinkTargets
-from .resolver import LocalStatusReferences
+from .resolver import CheckApiLinks, LocalStatusReferences
 from .role import setup_role
 from .state import validate_registry
 from .table import setup_table
@@ -47,6 +47,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_domain(LLMDomain)
     app.add_post_transform(LocalStatusReferences)
     app.add_post_transform(NameLinkTargets)
+    app.add_post_transform(CheckApiLinks)
     app.add_message_catalog(CATALOG, str(LOCALE_DIR))
     app.connect("builder-inited", _add_assets)
     app.connect("builder-inited", validate_registry)

@@ -30,9 +30,15 @@ CONFIG_VALUES: dict[str, tuple[Any, str, tuple[type, ...]]] = {
 _LANGS = ("en", "zh")
 
 
+def normalise_lang(value: str) -> str | None:
+    """``zh``, ``zh_CN``, ``zh-TW``, ``zh_Hans`` -> ``zh``; ``en``, ``en_US`` -> ``en``; else None."""
+    base = value.strip().lower().replace("-", "_").partition("_")[0]
+    return base if base in _LANGS else None
+
+
 def _problem(name: str, value: Any) -> str | None:
-    if name == "llmstatus_language" and value is not None and value not in _LANGS:
-        return f"must be one of {', '.join(_LANGS)} or None, not {value!r}"
+    if name == "llmstatus_language" and value is not None and normalise_lang(value) is None:
+        return f"must be en or zh (or a locale of them such as zh_CN) or None, not {value!r}"
     if name == "llmstatus_registry_files" and not all(isinstance(v, str) for v in value):
         return "must be a list of file paths (strings)"
     if name == "llmstatus_api_links" and not all(
@@ -59,11 +65,15 @@ def validate(app: Sphinx, config: Config) -> None:
         if reason:
             warn(f"config value {name!r} {reason}; using the default {default!r}", Subtype.config)
             config[name] = default
+    if config.llmstatus_language:
+        config.llmstatus_language = normalise_lang(config.llmstatus_language)
+
+
+def project_lang(config: Config) -> str:
+    """The registry language Sphinx's ``language`` maps to: ``zh`` for ``zh*``, else ``en``."""
+    return "zh" if (config.language or "en").lower().startswith("zh") else "en"
 
 
 def registry_lang(config: Config) -> str:
     """The registry language of the project: ``llmstatus_language``, else from ``language``."""
-    explicit = config.llmstatus_language
-    if explicit:
-        return explicit
-    return "zh" if (config.language or "en").lower().startswith("zh") else "en"
+    return config.llmstatus_language or project_lang(config)

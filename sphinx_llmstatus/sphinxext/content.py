@@ -15,7 +15,7 @@ from docutils import nodes
 from sphinx import addnodes
 
 from ..registry.model import Registry, StatusCode
-from .labels import label
+from .labels import N_, label
 
 if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
@@ -24,23 +24,23 @@ _BACKTICK_SPLIT = re.compile(r"`([^`]+)`")
 
 #: Table columns authors can pick with ``:columns:``.
 COLUMNS: dict[str, str] = {
-    "name": "Code",
-    "python": "Python name",
-    "cpp": "C++ name",
-    "hex": "Hex",
-    "decimal": "Decimal",
-    "recoverable": "Recoverable",
-    "meaning": "Meaning",
-    "remedy": "Remedy",
+    "name": N_("Code"),
+    "python": N_("Python name"),
+    "cpp": N_("C++ name"),
+    "hex": N_("Hex"),
+    "decimal": N_("Decimal"),
+    "recoverable": N_("Recoverable"),
+    "meaning": N_("Meaning"),
+    "remedy": N_("Remedy"),
 }
 DEFAULT_COLUMNS = ("name", "hex", "decimal", "recoverable", "meaning")
 
 _API_LABEL = {"python": "Python", "cpp": "C++"}
 _BADGE_TEXT = {
-    "yes": "recoverable",
-    "no": "not recoverable",
-    "n/a": "not applicable",
-    "unknown": "not documented",
+    "yes": N_("recoverable"),
+    "no": N_("not recoverable"),
+    "n/a": N_("not applicable"),
+    "unknown": N_("not documented"),
 }
 
 
@@ -72,7 +72,7 @@ class Renderer:
         return ref
 
     def api_name(self, name: str) -> nodes.Node:
-        """An API name as code; linked when ``llmstatus_api_links`` maps it."""
+        """An API name as code; linked when ``llmstatus_api_links`` maps it (see :func:`api_target`)."""
         lit = nodes.literal(name, name, classes=["llmstatus-api"])
         target = self.api_links.get(name.split("=")[0].strip())
         if not target:
@@ -80,13 +80,11 @@ class Renderer:
         if "://" in target or target.startswith(("/", "#")):
             return nodes.reference("", "", lit, refuri=target, internal=False,
                                    classes=["llmstatus-external"])
-        domain, _, rest = target.partition(":")
-        reftype, _, reftarget = rest.partition(":")
-        if not reftarget:  # "std:label" style without a type -> treat as a :ref: label
-            domain, reftype, reftarget = "std", "ref", target
+        domain, reftype, reftarget = api_target(target)
+        lit["llmstatus_api_target"] = target  # checked after resolution (resolver.CheckApiLinks)
         return addnodes.pending_xref(
             "", lit, refdomain=domain, reftype=reftype, reftarget=reftarget,
-            refexplicit=True, refwarn=True, refdoc=self.env.docname,
+            refexplicit=True, refwarn=False, refdoc=self.env.docname,
         )
 
     def inline(self, text: str) -> list[nodes.Node]:
@@ -205,6 +203,23 @@ class Renderer:
             out += [nodes.strong("", _API_LABEL[v.api]), nodes.Text(": ")]
             out += self.inline(getattr(v, field).get(self.lang))
         return out
+
+
+_XREF_TARGET = re.compile(r"^(?:(?P<domain>[a-z0-9]+):)?(?P<role>[a-z0-9]+):(?P<target>[^:].*)$")
+
+
+def api_target(target: str) -> tuple[str, str, str]:
+    """``(domain, role, target)`` of an ``llmstatus_api_links`` value that is not a URL.
+
+    ``py:meth:llm_datadist.LLMDataDist.link_clusters`` and
+    ``cpp:func:llm_datadist::LlmDataDist::LinkLlmClusters`` name a domain and
+    role; ``ref:label`` and ``doc:api/index`` are standard roles; a bare word
+    is a ``:ref:`` label.
+    """
+    found = _XREF_TARGET.match(target)
+    if not found:
+        return "std", "ref", target
+    return found["domain"] or "std", found["role"], found["target"]
 
 
 def _width(column: str, codes: Sequence[StatusCode]) -> int:

@@ -15,8 +15,9 @@ from sphinx.util.typing import OptionSpec
 
 from ..registry.lookup import UnknownStatusCode, lookup
 from ..registry.model import StatusCode
-from .config import registry_lang
+from .config import project_lang
 from .content import Renderer
+from .labels import _
 from .diagnostics import Subtype, warn
 from .domain import LLMDomain, anchor
 from .options import api_option, lang_option
@@ -75,7 +76,8 @@ class StatusDirective(ObjectDescription[str]):
         domain: LLMDomain = self.env.get_domain("llm")  # type: ignore[assignment]
         domain.note_entry(name, anchor(name), signode)
         if "no-index-entry" not in self.options:
-            main = f"{name} (LLM DataDist status code)"
+            kind = _("LLM DataDist status code")  # in the project's language, as the index is
+            main = f"{name} ({kind})"
             self.indexnode["entries"].append(("single", main, anchor(name), "", None))
             if code.hex:
                 self.indexnode["entries"].append(
@@ -85,7 +87,7 @@ class StatusDirective(ObjectDescription[str]):
         if self.code is None:
             return
         lang = doc_lang(self.env, self.options.get("lang"))
-        renderer = Renderer(self.env, get_registry(self.env), lang, registry_lang(self.env.config))
+        renderer = Renderer(self.env, get_registry(self.env), lang, project_lang(self.env.config))
         apis = self.options.get("api", ("python", "cpp"))
         content_node[0:0] = renderer.entry_body(self.code, apis)
 

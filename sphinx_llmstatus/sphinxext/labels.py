@@ -17,6 +17,11 @@ LOCALE_DIR = Path(__file__).resolve().parent.parent / "locales"
 
 _ = get_translation(CATALOG)
 
+
+def N_(message: str) -> str:
+    """Mark ``message`` for extraction into the catalog; it is translated later, where used."""
+    return message
+
 #: gettext locale used for each registry language.
 _GETTEXT_LANG = {"zh": "zh_CN", "en": "en"}
 
@@ -32,8 +37,10 @@ def label(message: str, lang: str, project_lang: str) -> str:
     """``message`` translated for ``lang`` (``"en"``/``"zh"``).
 
     ``project_lang`` is the registry language the project's ``language`` maps
-    to; when they agree, Sphinx's own translator is used so that
-    ``locale_dirs`` overrides by the project still apply.
+    to (see :func:`.config.project_lang`); when they agree, the translator
+    Sphinx set up for ``language`` is used (``add_message_catalog``), else the
+    shipped catalog of ``lang`` directly. Only ``zh`` is shipped; anything
+    else reads English.
     """
     if lang == project_lang:
         return str(_(message))

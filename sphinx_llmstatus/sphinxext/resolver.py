@@ -23,6 +23,7 @@ from sphinx.addnodes import pending_xref
 from sphinx.errors import NoUri
 from sphinx.transforms.post_transforms import ReferencesResolver, SphinxPostTransform
 
+from .diagnostics import Subtype, warn
 from .domain import LLMDomain
 
 
@@ -71,3 +72,25 @@ class LocalStatusReferences(SphinxPostTransform):
                 ref["refuri"] = f"{base}#{node_id}"
             ref.extend(node.children)  # move the literal: no deep copy
             node.replace_self(ref)
+
+
+class CheckApiLinks(SphinxPostTransform):
+    """Warn (once per target) when an ``llmstatus_api_links`` Sphinx target resolved to nothing.
+
+    Runs after every resolver, intersphinx included: an API name that is still
+    a bare literal (not inside a reference) did not link.
+    """
+
+    default_priority = ReferencesResolver.default_priority + 1
+
+    def is_supported(self) -> bool:
+        links = self.config.llmstatus_api_links
+        return any("://" not in t and not t.startswith(("/", "#")) for t in links.values())
+
+    def run(self, **kwargs: Any) -> None:
+        for literal in self.document.findall(nodes.literal):
+            target = literal.get("llmstatus_api_target")
+            if target and not isinstance(literal.parent, nodes.reference):
+                warn(f"llmstatus_api_links: {literal.astext()!r} maps to {target!r}, which no "
+                     f"object of this project or its intersphinx inventories matches",
+                     Subtype.unresolved, location=literal, once=True)

@@ -20,7 +20,7 @@ from sphinx.util.typing import OptionSpec
 
 from ..registry.lookup import UnknownStatusCode, lookup
 from ..registry.model import StatusCode
-from .config import registry_lang
+from .config import project_lang
 from .content import COLUMNS, DEFAULT_COLUMNS, Renderer
 from .diagnostics import Subtype, warn
 from .domain import LLMDomain, row_anchor
@@ -44,7 +44,7 @@ def render_table(directive: SphinxDirective) -> list[nodes.Node]:
     codes = _select_codes(registry, options, apis, location)
     columns = _columns(options.get("columns"), location)
     lang = doc_lang(env, options.get("lang"))
-    renderer = Renderer(env, registry, lang, registry_lang(env.config))
+    renderer = Renderer(env, registry, lang, project_lang(env.config))
 
     domain: LLMDomain = env.get_domain("llm")  # type: ignore[assignment]
     document = directive.state.document

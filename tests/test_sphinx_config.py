@@ -1,0 +1,122 @@
+"""Configuration: ``llmstatus_api_links`` to URLs and to Sphinx targets; every value typed and checked."""
+
+from __future__ import annotations
+
+import pytest
+from bs4 import BeautifulSoup
+
+from conftest import BASE_CONF
+from sphinx_llmstatus.sphinxext.content import api_target
+
+# LLM_TIMEOUT's Python remedy names `pull_cache`, `pull_blocks` and `transfer_cache_async`;
+# LLM_LINK_FAILED's C++ remedy names `LinkLlmClusters`.
+API_PAGE = """\
+    API
+    ===
+
+    .. py:class:: llm_datadist.KvCacheManager
+
+       .. py:method:: pull_cache(cache_key, cache)
+
+          Pull a cache from a remote cluster.
+
+    .. _blocks-guide:
+
+    Pulling blocks
+    --------------
+
+    How blocks move.
+    """
+
+INDEX = """\
+    Codes
+    =====
+
+    .. toctree::
+
+       api
+
+    .. llm-status:: LLM_TIMEOUT
+    """
+
+LINKS = {
+    "pull_cache": "py:meth:llm_datadist.KvCacheManager.pull_cache",
+    "pull_blocks": "ref:blocks-guide",
+    "transfer_cache_async": "https://example.org/api#transfer_cache_async",
+}
+
+
+def links_by_text(app, page: str = "index") -> dict[str, str]:
+    html = (app.outdir / f"{page}.html").read_text(encoding="utf-8")
+    doc = BeautifulSoup(html, "html.parser")
+    return {a.get_text(): a["href"] for a in doc.select("a.reference")}
+
+
+def test_api_links_to_sphinx_targets_and_urls(project):
+    app = project({"index.rst": INDEX, "api.rst": API_PAGE},
+                  confoverrides={"llmstatus_api_links": LINKS})
+    assert app.warning.getvalue() == ""
+    links = links_by_text(app)
+    assert links["pull_cache"] == "api.html#llm_datadist.KvCacheManager.pull_cache"
+    assert links["pull_blocks"] == "api.html#blocks-guide"  # a :ref: keeps Sphinx's look (text)
+    assert links["transfer_cache_async"] == "https://example.org/api#transfer_cache_async"
+    api = BeautifulSoup((app.outdir / "api.html").read_text(encoding="utf-8"), "html.parser")
+    assert api.find(id="llm_datadist.KvCacheManager.pull_cache")
+
+
+def test_unmapped_api_names_stay_code(project):
+    app = project({"index.rst": INDEX, "api.rst": API_PAGE})
+    assert app.warning.getvalue() == ""
+    html = BeautifulSoup((app.outdir / "index.html").read_text(encoding="utf-8"), "html.parser")
+    names = {c.get_text() for c in html.select("code.llmstatus-api")}
+    assert {"pull_cache", "pull_blocks", "transfer_cache_async"} <= names
+    assert "pull_cache" not in links_by_text(app)
+
+
+def test_api_link_to_missing_target_warns_once(project):
+    app = project({"index.rst": INDEX + "\n.. llm-status:: LLM_WAIT_PROC_TIMEOUT\n", "api.rst": API_PAGE},
+                  confoverrides={"llmstatus_api_links": {"pull_cache": "py:meth:nowhere.pull_cache"}})
+    warnings = app.warning.getvalue()
+    assert warnings.count("WARNING") == 1, warnings  # two entries name pull_cache: one warning
+    assert ("llmstatus_api_links: 'pull_cache' maps to 'py:meth:nowhere.pull_cache', which no object "
+            "of this project or its intersphinx inventories matches [llmstatus.unresolved]") in warnings
+    assert "index.rst:" in warnings
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ("py:meth:llm_datadist.LLMDataDist.link_clusters", ("py", "meth", "llm_datadist.LLMDataDist.link_clusters")),
+    ("cpp:func:llm_datadist::LlmDataDist::LinkLlmClusters",
+     ("cpp", "func", "llm_datadist::LlmDataDist::LinkLlmClusters")),
+    ("ref:blocks-guide", ("std", "ref", "blocks-guide")),
+    ("doc:api/index", ("std", "doc", "api/index")),
+    ("blocks-guide", ("std", "ref", "blocks-guide")),
+])
+def test_api_target_forms(value, expected):
+    assert api_target(value) == expected
+
+
+BAD_VALUES = [
+    ("llmstatus_language", 3, "must be of type str or NoneType, not int"),
+    ("llmstatus_language", "fr", "must be en or zh (or a locale of them such as zh_CN) or None, not 'fr'"),
+    ("llmstatus_registry_files", "extra.toml", "must be of type list or tuple, not str"),
+    ("llmstatus_registry_files", [3], "must be a list of file paths (strings)"),
+    ("llmstatus_fallback_url", None, "must be of type str, not NoneType"),
+    ("llmstatus_api_links", ["pull_cache"], "must be of type dict, not list"),
+    ("llmstatus_api_links", {"pull_cache": 3}, "must map API names to URL or target strings"),
+]
+
+
+@pytest.mark.parametrize(("name", "value", "message"), BAD_VALUES)
+def test_bad_value_is_one_clear_warning_and_the_default(project, name, value, message):
+    from sphinx_llmstatus.sphinxext.config import CONFIG_VALUES
+
+    # Written in conf.py, as users do (confoverrides would convert strings to lists).
+    app = project({"conf.py": f"{BASE_CONF}{name} = {value!r}\n",
+                   "index.rst": "T\n=\n\n:llm-status:`LLM_TIMEOUT`\n"})
+    warnings = app.warning.getvalue().strip().splitlines()
+    default = CONFIG_VALUES[name][0]
+    assert len(warnings) == 1, warnings
+    assert f"config value {name!r} {message}; using the default {default!r}" in warnings[0]
+    assert "[llmstatus.config]" in warnings[0]
+    assert getattr(app.config, name) == default
+    assert "Traceback" not in app.status.getvalue()

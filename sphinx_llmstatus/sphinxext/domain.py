@@ -9,6 +9,7 @@ vendor page or warns.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -28,6 +29,9 @@ from .diagnostics import Subtype, warn
 from .state import get_registry
 
 ENTRY, ROW = "entry", "row"
+
+_PLAIN_WORD = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
+_HEXLIKE = re.compile(r"^(?:0[xX])?[0-9A-Fa-f]+$")
 
 
 def anchor(name: str) -> str:
@@ -128,8 +132,20 @@ class LLMDomain(Domain):
     # -- resolution -------------------------------------------------------------------
 
     def _canonical(self, target: str) -> str | None:
+        """The code name ``target`` means, or None.
+
+        MyST asks every domain about every ``[](#anchor)`` of a project, so a
+        plain word that is no code name returns at once: a full lookup would
+        compute spelling suggestions for each heading anchor.
+        """
+        registry = get_registry(self.env)
+        code = registry.get(target)
+        if code is not None:
+            return code.name
+        if _PLAIN_WORD.match(target) and not _HEXLIKE.match(target):
+            return None
         try:
-            return lookup(target, get_registry(self.env))[0].code.name
+            return lookup(target, registry)[0].code.name
         except UnknownStatusCode:
             return None
 

@@ -51,7 +51,6 @@ CONSUMER_CONF = """\
     myst_enable_extensions = ["colon_fence"]
     project = "consumer"
     intersphinx_mapping = {{"site": ({site_out!r}, None)}}
-    intersphinx_disabled_reftypes = []
     """
 
 CONSUMER = {

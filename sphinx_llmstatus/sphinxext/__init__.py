@@ -26,7 +26,7 @@ from .table import setup_table
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 #: Bump when the stored environment data changes shape (or the packaged registry changes meaning).
-ENV_VERSION = 1
+ENV_VERSION = 2
 
 
 def _add_assets(app: Sphinx) -> None:

@@ -12,6 +12,9 @@ Anything it does not link (no local target, a builder that raises
 :class:`~sphinx.errors.NoUri`) is left as a ``pending_xref`` for the
 standard resolver, so the order stays: entry, row, intersphinx
 (``missing-reference``), ``llmstatus_fallback_url``, warning.
+
+It also links ``llmstatus_api_links`` targets written ``ref:label`` so that
+the API name stays code (Sphinx's ``:ref:`` resolver would make it text).
 """
 
 from __future__ import annotations
@@ -35,15 +38,19 @@ class LocalStatusReferences(SphinxPostTransform):
     def run(self, **kwargs: Any) -> None:
         domain: LLMDomain = self.env.get_domain("llm")  # type: ignore[assignment]
         entries, rows = domain.entries, domain.rows
-        if not entries and not rows:
+        api_labels = any(not _is_url(t) for t in self.config.llmstatus_api_links.values())
+        if not entries and not rows and not api_labels:
             return
         # Sphinx 9 deprecates SphinxTransform.app; env._app is what its own resolver uses.
         app = getattr(self.env, "_app", None) or self.app
-        builder = app.builder
+        self._builder, self._uris = app.builder, {}
         current = self.env.docname
-        uris: dict[tuple[str, str], str | None] = {}
         for node in list(self.document.findall(pending_xref)):
-            if node.get("refdomain") != "llm":
+            refdomain = node.get("refdomain")
+            if refdomain == "std" and api_labels:
+                self._api_label(node, current)
+                continue
+            if refdomain != "llm":
                 continue
             name = node["reftarget"]
             found = entries.get(name)
@@ -54,24 +61,46 @@ class LocalStatusReferences(SphinxPostTransform):
                 found = rows.get(name)
                 if found is None:
                     continue  # intersphinx, then the fallback URL: the standard resolver
-            todoc, node_id = found[0], found[1]
-            fromdoc = node.get("refdoc", current)
-            ref = nodes.reference("", "", internal=True, reftitle=domain.title(name))
-            if fromdoc == todoc:
-                ref["refid"] = node_id
-            else:
-                key = (fromdoc, todoc)
-                if key not in uris:
-                    try:
-                        uris[key] = builder.get_relative_uri(fromdoc, todoc)
-                    except NoUri:
-                        uris[key] = None
-                base = uris[key]
-                if base is None:
-                    continue
-                ref["refuri"] = f"{base}#{node_id}"
-            ref.extend(node.children)  # move the literal: no deep copy
-            node.replace_self(ref)
+            self._link(node, node.get("refdoc", current), found[0], found[1], domain.title(name))
+
+    def _link(self, node: pending_xref, fromdoc: str, todoc: str, node_id: str, title: str) -> None:
+        """Replace ``node`` by a reference to ``todoc#node_id`` holding its own children."""
+        ref = nodes.reference("", "", internal=True)
+        if title:
+            ref["reftitle"] = title
+        if fromdoc == todoc:
+            ref["refid"] = node_id
+        else:
+            key = (fromdoc, todoc)
+            if key not in self._uris:
+                try:
+                    self._uris[key] = self._builder.get_relative_uri(fromdoc, todoc)
+                except NoUri:
+                    self._uris[key] = None
+            base = self._uris[key]
+            if base is None:
+                return  # left to the standard resolver, which knows what to do without a URI
+            ref["refuri"] = f"{base}#{node_id}"
+        ref.extend(node.children)  # move the literal: no deep copy
+        node.replace_self(ref)
+
+    def _api_label(self, node: pending_xref, current: str) -> None:
+        """An ``llmstatus_api_links`` ``ref:label`` target: link, keeping the name as code.
+
+        Sphinx's ``:ref:`` resolver replaces the content by plain text; API
+        names in remedies should look like the other API names.
+        """
+        if node.get("reftype") != "ref" or not node.children or \
+                not node[0].get("llmstatus_api_target"):
+            return
+        std = self.env.get_domain("std")
+        docname, labelid = std.anonlabels.get(node["reftarget"].lower(), ("", ""))
+        if docname:
+            self._link(node, node.get("refdoc", current), docname, labelid, "")
+
+
+def _is_url(target: str) -> bool:
+    return "://" in target or target.startswith(("/", "#"))
 
 
 class CheckApiLinks(SphinxPostTransform):
@@ -84,8 +113,7 @@ class CheckApiLinks(SphinxPostTransform):
     default_priority = ReferencesResolver.default_priority + 1
 
     def is_supported(self) -> bool:
-        links = self.config.llmstatus_api_links
-        return any("://" not in t and not t.startswith(("/", "#")) for t in links.values())
+        return any(not _is_url(t) for t in self.config.llmstatus_api_links.values())
 
     def run(self, **kwargs: Any) -> None:
         for literal in self.document.findall(nodes.literal):

@@ -30,6 +30,9 @@ from .state import get_registry
 
 ENTRY, ROW = "entry", "row"
 
+#: Attribute of the ``literal`` a role leaves in the doctree: the code name to link.
+REF_ATTR = "llmstatus_ref"
+
 _PLAIN_WORD = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 _HEXLIKE = re.compile(r"^(?:0[xX])?[0-9A-Fa-f]+$")
 

@@ -1,15 +1,18 @@
-"""Fast resolution of ``llm:status`` references to the project's own entries and table rows.
+"""Resolution of code mentions: fast for the project's own entries and table rows.
 
 Sphinx's :class:`~sphinx.transforms.post_transforms.ReferencesResolver`
 deep-copies every reference's content and dispatches through the domain for
 each mention; with thousands of mentions per build that is most of the cost
-of a code mention (see ``bench/bench_sphinx_roles.py``). This post-transform
-runs just before it and links the references that have a local target (entry,
-then row) by moving the existing ``literal`` into a ``reference``, with the
-relative URI and hover title computed once per target page and code.
+of a code mention (see ``bench/bench_sphinx_roles.py``). So the role leaves
+only a ``literal`` marked with the code name (:data:`.domain.REF_ATTR`), and
+this post-transform, just before the standard resolver, links it when the
+project has a target (entry, then row): the literal moves into a
+``reference``, the relative URI and hover title are computed once per target
+page and code. Generated ``pending_xref`` nodes (related codes, table name
+cells) get the same fast path.
 
 Anything it does not link (no local target, a builder that raises
-:class:`~sphinx.errors.NoUri`) is left as a ``pending_xref`` for the
+:class:`~sphinx.errors.NoUri`) becomes (or stays) a ``pending_xref`` for the
 standard resolver, so the order stays: entry, row, intersphinx
 (``missing-reference``), ``llmstatus_fallback_url``, warning.
 
@@ -27,7 +30,7 @@ from sphinx.errors import NoUri
 from sphinx.transforms.post_transforms import ReferencesResolver, SphinxPostTransform
 
 from .diagnostics import Subtype, warn
-from .domain import LLMDomain
+from .domain import REF_ATTR, LLMDomain
 
 
 class LocalStatusReferences(SphinxPostTransform):
@@ -38,13 +41,30 @@ class LocalStatusReferences(SphinxPostTransform):
     def run(self, **kwargs: Any) -> None:
         domain: LLMDomain = self.env.get_domain("llm")  # type: ignore[assignment]
         entries, rows = domain.entries, domain.rows
-        api_labels = any(not _is_url(t) for t in self.config.llmstatus_api_links.values())
-        if not entries and not rows and not api_labels:
-            return
         # Sphinx 9 deprecates SphinxTransform.app; env._app is what its own resolver uses.
         app = getattr(self.env, "_app", None) or self.app
         self._builder, self._uris = app.builder, {}
         current = self.env.docname
+        # Role mentions: bare literals marked with the code name.
+        for literal in list(self.document.findall(nodes.literal)):
+            name = literal.get(REF_ATTR)
+            if name is None:
+                continue
+            fromdoc = literal.attributes.pop("refdoc", current)
+            del literal[REF_ATTR]
+            found = entries.get(name) or rows.get(name)
+            if found is None or not self._link(literal, fromdoc, found[0], found[1],
+                                               domain.title(name), wrap=True):
+                # intersphinx, then the fallback URL: the standard resolver's job
+                xref = pending_xref("", refdomain="llm", reftype="status", reftarget=name,
+                                    refexplicit="llmstatus_target" in literal, refwarn=False,
+                                    refdoc=fromdoc)
+                literal.parent.replace(literal, xref)  # not replace_self: keep classes off xref
+                xref += literal
+        # Generated references (related codes, table name cells) and API label links.
+        api_labels = any(not _is_url(t) for t in self.config.llmstatus_api_links.values())
+        if not entries and not rows and not api_labels:
+            return
         for node in list(self.document.findall(pending_xref)):
             refdomain = node.get("refdomain")
             if refdomain == "std" and api_labels:
@@ -60,11 +80,15 @@ class LocalStatusReferences(SphinxPostTransform):
                     continue
                 found = rows.get(name)
                 if found is None:
-                    continue  # intersphinx, then the fallback URL: the standard resolver
+                    continue
             self._link(node, node.get("refdoc", current), found[0], found[1], domain.title(name))
 
-    def _link(self, node: pending_xref, fromdoc: str, todoc: str, node_id: str, title: str) -> None:
-        """Replace ``node`` by a reference to ``todoc#node_id`` holding its own children."""
+    def _link(self, node: nodes.Element, fromdoc: str, todoc: str, node_id: str, title: str,
+              wrap: bool = False) -> bool:
+        """Replace ``node`` by a reference to ``todoc#node_id``; False if the builder has no URI.
+
+        The reference holds ``node`` itself (``wrap``) or its children: moved, never copied.
+        """
         ref = nodes.reference("", "", internal=True)
         if title:
             ref["reftitle"] = title
@@ -79,10 +103,15 @@ class LocalStatusReferences(SphinxPostTransform):
                     self._uris[key] = None
             base = self._uris[key]
             if base is None:
-                return  # left to the standard resolver, which knows what to do without a URI
+                return False  # the standard resolver knows what to do without a URI
             ref["refuri"] = f"{base}#{node_id}"
-        ref.extend(node.children)  # move the literal: no deep copy
-        node.replace_self(ref)
+        if wrap:
+            node.parent.replace(node, ref)
+            ref += node
+        else:
+            ref.extend(node.children)
+            node.replace_self(ref)
+        return True
 
     def _api_label(self, node: pending_xref, current: str) -> None:
         """An ``llmstatus_api_links`` ``ref:label`` target: link, keeping the name as code.

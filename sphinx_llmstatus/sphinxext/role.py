@@ -3,7 +3,8 @@
 Accepts every form :func:`sphinx_llmstatus.registry.lookup` accepts. The
 reference is resolved after reading (entry, table row, intersphinx, fallback
 URL, in that order), so it works across pages, projects and parallel builds.
-Kept lean on purpose: one ``pending_xref`` holding one ``literal`` per mention
+Kept lean on purpose: one ``literal`` per mention, marked with the code name
+(``llmstatus_ref``); :mod:`.resolver` turns it into a link at write time
 (see bench/bench_sphinx_roles.py).
 """
 
@@ -12,13 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from docutils import nodes
-from sphinx import addnodes
 from sphinx.util.docutils import SphinxRole
 from sphinx.util.nodes import split_explicit_title
 
 from ..registry.lookup import UnknownStatusCode, lookup
 from .diagnostics import Subtype, warn
-from .domain import LLMDomain
+from .domain import REF_ATTR, LLMDomain
 from .state import get_registry, note_registry_dependency
 
 
@@ -51,16 +51,16 @@ class StatusRole(SphinxRole):
         if not has_title and target != code.name:
             written = target.strip().upper()
             title = written if written in code.spellings else code.name
-        # One pending_xref around one literal: the fewest nodes that still render as code
-        # in every builder and resolve late (see bench/bench_sphinx_roles.py).
+        # One literal per mention, nothing more: it is pickled, deep-copied and walked by
+        # every transform until the write phase, where resolver.LocalStatusReferences
+        # links it (or wraps it in a pending_xref for intersphinx and the fallback).
+        # See bench/bench_sphinx_roles.py.
         literal = nodes.literal(title, title, classes=["llmstatus-code"])
+        literal[REF_ATTR] = code.name
+        literal["refdoc"] = env.docname
         if has_title:  # print formats name the code after a titled link (see printing.py)
             literal["llmstatus_target"] = code.name
-        ref = addnodes.pending_xref(
-            "", literal, refdomain="llm", reftype="status", reftarget=code.name,
-            refexplicit=has_title, refwarn=False, refdoc=env.docname,
-        )
-        return [ref], []
+        return [literal], []
 
 
 def setup_role(app: Any) -> None:

@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: site site-zh test bench registry clean
+.PHONY: site site-zh test test-sphinx8 site-test bench registry clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,21 @@ site-zh: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# The previous major Sphinx (8.x, with the docutils it supports): registry and Sphinx tests.
+VENV8 := .venv-sphinx8
+$(VENV8)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV8)
+	$(VENV8)/bin/python -m pip install -q --upgrade pip
+	$(VENV8)/bin/python -m pip install -q -e ".[test]" "sphinx>=8,<9" "docutils>=0.20,<0.22"
+	touch $@
+
+test-sphinx8: $(VENV8)/.installed
+	$(VENV8)/bin/python -m pytest -q tests/test_registry_seeds.py tests/test_registry_loader.py tests/test_lookup.py tests/test_sphinx_*.py
+
+# The site and its browser tests only.
+site-test: $(STAMP)
+	$(BIN)/python -m pytest tests/test_site.py tests/test_browser.py
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py

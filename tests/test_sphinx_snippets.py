@@ -32,7 +32,9 @@ def doctree_text(app) -> str:
     # Syntax-specific attributes that say nothing about the result.
     text = re.sub(r' (source|rawtext|refdoc)="[^"]*"', "", text)
     text = re.sub(r' translatable="[^"]*"', "", text)
-    return text
+    # docutils < 0.22 prints boolean attributes as False/True, newer ones as 0/1.
+    text = re.sub(r'="False"', '="0"', text)
+    return re.sub(r'="True"', '="1"', text)
 
 
 def _merge_text(node) -> None:

@@ -100,3 +100,17 @@ def test_lookup_imports_no_sphinx_docutils_ipython():
             "print(bad)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_filter_codes():
+    from sphinx_llmstatus.registry import default_registry, filter_codes
+
+    reg = default_registry()
+    cpp_only = {"LLM_CACHE_INCOMPATIBLE", "LLM_CACHE_KEY_ALREADY_EXIST", "LLM_COPY_CACHE_FAILED",
+                "LLM_CACHE_ID_ALREADY_EXIST"}
+    assert {c.name for c in reg} - {c.name for c in filter_codes(reg, api="python")} == cpp_only
+    assert len(filter_codes(reg, api="python", documented=True)) == 24
+    assert len(filter_codes(reg, api=("cpp",), documented=True)) == 18
+    not_recoverable = {c.name for c in filter_codes(reg, api="cpp", recoverable="no", documented=True)}
+    assert not_recoverable == {"LLM_FAILED", "LLM_TIMEOUT"}
+    assert "LLM_TIMEOUT" not in {c.name for c in filter_codes(reg, api="python", recoverable="no")}

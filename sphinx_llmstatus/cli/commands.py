@@ -91,15 +91,9 @@ def cmd_search(args: Namespace, registry: Registry) -> int:
 
 
 def cmd_list(args: Namespace, registry: Registry) -> int:
-    codes = []
-    for code in registry:
-        views = [code.view(args.api)] if args.api else list(code.views)
-        views = [v for v in views if v is not None]
-        if not views:
-            continue
-        if args.recoverable and not any(v.recoverable == args.recoverable for v in views):
-            continue
-        codes.append(code)
+    from ..registry.lookup import filter_codes
+
+    codes = filter_codes(registry, api=args.api, recoverable=args.recoverable)
     return _show_codes(args, codes, api=args.api)
 
 

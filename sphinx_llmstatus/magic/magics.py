@@ -251,16 +251,9 @@ class LLMStatusMagics(Magics):
         raise UsageError(error.reason()) from None
 
     def _filter(self, codes: Any, args: Any) -> list[StatusCode]:
-        out = []
-        for code in codes:
-            views = [code.view(args.api)] if args.api else list(code.views)
-            views = [v for v in views if v is not None]
-            if not views:
-                continue
-            if args.recoverable and not any(v.recoverable == args.recoverable for v in views):
-                continue
-            out.append(code)
-        return out
+        from ..registry.lookup import filter_codes
+
+        return filter_codes(codes, api=args.api, recoverable=args.recoverable)
 
     @staticmethod
     def _filters_text(args: Any, lang: str) -> str:

@@ -21,6 +21,10 @@ from .layout import GeErrorLayout, decode_layout, has_llm_layout, neighbour_fami
 from .loader import default_registry
 from .model import LANGS, Registry, StatusCode, _Record
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
 _REPR_RE = re.compile(r"^<\s*LLMStatusCode\.([A-Za-z0-9_]+)\s*:\s*(-?\d+)\s*>$")
 _QUALIFIED_RE = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*(?:\.|::))+([A-Za-z][A-Za-z0-9_]*)$")
 _DEC_RE = re.compile(r"^[+-]?\d+$")
@@ -186,6 +190,32 @@ def suggest(text: str, registry: Registry | None = None, limit: int = 3) -> tupl
             if up in cand and spellings[cand] not in out:
                 out.append(spellings[cand])
     return tuple(out[:limit])
+
+
+def filter_codes(
+    codes: Iterable[StatusCode],
+    *,
+    api: str | Iterable[str] | None = None,
+    recoverable: str | None = None,
+    documented: bool = False,
+) -> list[StatusCode]:
+    """The codes, in order, that pass every filter given.
+
+    ``api``: ``"python"``, ``"cpp"`` or several; a code passes if one of those
+    APIs has it (None: any API). ``documented``: only the views whose vendor
+    page has a row count. ``recoverable`` (``"yes"``, ``"no"``...): one of the
+    remaining views must say so. Shared by the table directive, the command's
+    ``list`` and the magic's filters.
+    """
+    apis = None if api is None else ((api,) if isinstance(api, str) else tuple(api))
+    out = []
+    for code in codes:
+        views = [v for v in code.views if apis is None or v.api in apis]
+        if documented:
+            views = [v for v in views if v.documented]
+        if views and (not recoverable or any(v.recoverable == recoverable for v in views)):
+            out.append(code)
+    return out
 
 
 def search(text: str, registry: Registry | None = None) -> tuple[StatusCode, ...]:

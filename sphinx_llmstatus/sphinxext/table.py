@@ -18,7 +18,7 @@ from docutils.parsers.rst import directives
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.typing import OptionSpec
 
-from ..registry.lookup import UnknownStatusCode, lookup
+from ..registry.lookup import UnknownStatusCode, filter_codes, lookup
 from ..registry.model import StatusCode
 from .config import project_lang
 from .content import COLUMNS, DEFAULT_COLUMNS, Renderer
@@ -80,13 +80,8 @@ def _select_codes(registry, options, apis, location) -> list[StatusCode]:
                 codes.append(code)
     else:
         codes = list(registry)
-    codes = [c for c in codes if any(c.view(a) for a in apis)]
-    if "documented" in options:
-        codes = [c for c in codes if any(a in c.documented_by for a in apis)]
-    if "recoverable" in options:
-        want = options["recoverable"]
-        codes = [c for c in codes if any(v.recoverable == want for v in c.views if v.api in apis)]
-    return codes
+    return filter_codes(codes, api=apis, recoverable=options.get("recoverable"),
+                        documented="documented" in options)
 
 
 def _columns(requested: list[str] | None, location) -> list[str]:

@@ -129,14 +129,18 @@ CASES = {
                    "a.rst": "A\n=\n\n.. llm-status:: LLM_TIMEOUT\n"}, {}),
     "unresolved": ({"index.rst": "T\n=\n\n:llm-status:`LLM_TIMEOUT`\n"}, {"llmstatus_fallback_url": ""}),
     "option": ({"index.rst": "T\n=\n\n.. llm-status::\n   :columns: name, colour\n"}, {}),
+    "option-values": ({"index.rst": "T\n=\n\n.. llm-status-table::\n   :api: java\n   :recoverable: maybe\n\n"
+                                    ".. llm-status:: LLM_TIMEOUT\n   :lang: fr\n",
+                       "md.md": "# M\n\n```{llm-status} LLM_LINK_FAILED\n:api: jav\n:no-index:\n```\n"}, {}),
     "config": ({"index.rst": "T\n=\n"}, {"llmstatus_language": "fr"}),
     "registry": ({"index.rst": "T\n=\n", "bad.toml": "[[code]\n"}, {"llmstatus_registry_files": ["bad.toml"]}),
 }
 
 
-@pytest.mark.parametrize("subtype", CASES)
-def test_each_subtype_is_typed_located_and_suppressible(project, rebuild, subtype):
-    files, overrides = CASES[subtype]
+@pytest.mark.parametrize("case", CASES)
+def test_each_subtype_is_typed_located_and_suppressible(project, rebuild, case):
+    files, overrides = CASES[case]
+    subtype = case.split("-")[0]
     app = project(files, confoverrides=overrides, freshenv=True)
     warnings = app.warning.getvalue()
     assert f"[llmstatus.{subtype}]" in warnings, warnings
@@ -145,6 +149,19 @@ def test_each_subtype_is_typed_located_and_suppressible(project, rebuild, subtyp
     quiet = rebuild(app, freshenv=True,
                     confoverrides={**overrides, "suppress_warnings": [f"llmstatus.{subtype}"]})
     assert "llmstatus" not in quiet.warning.getvalue()
+
+
+def test_bad_option_values_warn_and_use_defaults(project):
+    app = project(CASES["option-values"][0])
+    warnings = app.warning.getvalue()
+    assert "ERROR" not in warnings and "docutils" not in warnings
+    assert re.search(r"index\.rst:4: WARNING: :api: 'java' is not one of python, cpp, both; "
+                     r"using the default \[llmstatus\.option\]", warnings), warnings
+    assert ":recoverable: 'maybe' is not one of yes, no" in warnings
+    assert re.search(r"index\.rst:8: WARNING: :lang: 'fr' is not one of en, zh", warnings)
+    assert re.search(r"md\.md:\d+: WARNING: :api: 'jav' is not one of python, cpp, both", warnings)
+    text = html(app, "index").get_text()
+    assert "The operation timed out." in text  # the entry still renders, in English
 
 
 def test_duplicate_names_both_locations_and_no_index_allows_it(project):

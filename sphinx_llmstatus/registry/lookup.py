@@ -177,17 +177,18 @@ def suggest(text: str, registry: Registry | None = None, limit: int = 3) -> tupl
     if not up:
         return ()
     spellings = {s.upper(): reg[s].name for s in reg.spellings}
-    candidates = list(spellings)
-    # Users often drop the LLM_ prefix: compare with and without it.
-    probe = up if up.startswith("LLM_") else "LLM_" + up
+    # Compare without the LLM_ prefix every code shares: with it, any word
+    # looks half-similar to every code ("nonsense" ~ LLM_SUCCESS).
+    bare = {s.removeprefix("LLM_"): s for s in spellings}
+    probe = up.removeprefix("LLM_")
     out: list[str] = []
-    for hit in difflib.get_close_matches(probe, candidates, n=limit * 2, cutoff=0.6):
-        name = spellings[hit]
+    for hit in difflib.get_close_matches(probe, list(bare), n=limit * 2, cutoff=0.6):
+        name = spellings[bare[hit]]
         if name not in out:
             out.append(name)
-    if len(out) < limit:
-        for cand in candidates:
-            if up in cand and spellings[cand] not in out:
+    if len(out) < limit and len(probe) >= 3:
+        for cand in spellings:
+            if probe in cand and spellings[cand] not in out:
                 out.append(spellings[cand])
     return tuple(out[:limit])
 

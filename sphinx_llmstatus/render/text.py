@@ -184,7 +184,11 @@ def hit_name(hit: Hit, lang: str) -> str:
 
 
 def hit_line(hit: Hit, lang: str, file: str | None = None, color: bool = False) -> str:
-    """Two lines: ``FILE:LINE: NAME HEX recoverable: X: remedy``, then the clipped log line."""
+    """Two lines: ``FILE:LINE: NAME HEX recoverable: X: remedy``, then the clipped log line.
+
+    The remedy is whole, on one line (``grep``-able); where the APIs disagree
+    and the token does not say which API wrote it, both are given.
+    """
     lab = labels(lang)
     where = f"{file}:{hit.line_no}" if file is not None else f"{hit.line_no}"
     code = hit.code
@@ -194,16 +198,22 @@ def hit_line(hit: Hit, lang: str, file: str | None = None, color: bool = False) 
         layout = decode_layout(hit.value or 0)
         desc = style(hit_name(hit, lang), "red", "bold", color=color) + f" ({layout.describe()})"
     else:
-        api = hit.api or code.views[0].api
-        view = code.view(api) or code.views[0]
-        rec = view.recoverable
+        # The API the token was written by, when its form tells; else every API,
+        # so a C++ reader is never shown only the Python page's verdict.
+        view = code.view(hit.api) if hit.api else None
+        views = [view] if view is not None else list(code.views)
         colour = ("green",) if code.is_success else ("red", "bold")
+        if len({(v.recoverable, v.remedy.get(lang)) for v in views}) == 1:
+            rec = views[0].recoverable
+            verdict = style(lab[rec], *_recoverable_colour(rec), color=color)
+            remedy = plain(views[0].remedy.get(lang))
+        else:
+            verdict = recoverable_text(code, lang)
+            remedy = " | ".join(f"{lab[v.api]}: {plain(v.remedy.get(lang))}" for v in views)
         desc = (
             style(code.name, *colour, color=color)
             + (f" {code.hex}" if code.hex else "")
-            + f" {lab['recoverable']}: "
-            + style(lab[rec], *_recoverable_colour(rec), color=color)
-            + ": " + first_sentence(view.remedy.get(lang))
+            + f" {lab['recoverable']}: {verdict}: {remedy}"
         )
     return f"{style(where, 'dim', color=color)}: {desc}\n    {clip_line(hit)}"
 

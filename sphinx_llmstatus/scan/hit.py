@@ -36,8 +36,8 @@ class Hit:
         """The API the token was written by, as far as its form tells.
 
         ``python`` for ``LLMStatusCode.X`` and reprs or a Python-only spelling,
-        ``cpp`` for numbers and C++-only spellings (C++ code logs numbers),
-        else the first API that has the code; None for unknown codes.
+        ``cpp`` for numbers and C++-only spellings (C++ code logs numbers);
+        None for a bare name both APIs spell alike, and for unknown codes.
         """
         code = self.code
         if code is None:
@@ -47,7 +47,7 @@ class Hit:
         if "_" not in self.token:  # a number (names all have underscores)
             return "cpp" if code.cpp else code.views[0].api
         name = self.token.rsplit(".", 1)[-1].rsplit(":", 1)[-1]
-        for view in code.views:
-            if view.name == name:
-                return view.api
-        return code.views[0].api
+        spelled = [view.api for view in code.views if view.name == name]
+        if len(spelled) == 1:  # a spelling only one API uses, or a one-API code
+            return spelled[0]
+        return None  # both APIs spell it so: the token does not tell

@@ -196,13 +196,12 @@ class Renderer:
         texts = {getattr(v, field).get(self.lang) for v in views}
         if len(texts) <= 1:
             return self.inline(texts.pop()) if texts else []
-        out = []
-        for v in views:
-            if out:
-                out.append(nodes.Text(" "))
-            out += [nodes.strong("", _API_LABEL[v.api]), nodes.Text(": ")]
-            out += self.inline(getattr(v, field).get(self.lang))
-        return out
+        # The APIs disagree: one paragraph each, so the two texts read apart.
+        return [
+            paragraph([nodes.strong("", _API_LABEL[v.api]), nodes.Text(": "),
+                       *self.inline(getattr(v, field).get(self.lang))])
+            for v in views
+        ]
 
 
 _XREF_TARGET = re.compile(r"^(?:(?P<domain>[a-z0-9]+):)?(?P<role>[a-z0-9]+):(?P<target>[^:].*)$")
@@ -275,6 +274,9 @@ def _row(cells: Sequence[list[nodes.Node]]) -> nodes.row:
     row = nodes.row()
     for cell in cells:
         entry = nodes.entry()
-        entry += paragraph(cell)
+        if cell and all(isinstance(n, nodes.paragraph) for n in cell):
+            entry.extend(cell)
+        else:
+            entry += paragraph(cell)
         row += entry
     return row

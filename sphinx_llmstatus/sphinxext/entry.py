@@ -20,7 +20,7 @@ from .content import Renderer
 from .labels import _
 from .diagnostics import Subtype, warn
 from .domain import LLMDomain, anchor
-from .options import api_option, lang_option
+from .options import api_option, lang_option, option
 from .state import doc_lang, get_registry, note_registry_dependency
 from .table import TABLE_OPTIONS, render_table
 
@@ -86,9 +86,9 @@ class StatusDirective(ObjectDescription[str]):
     def transform_content(self, content_node: addnodes.desc_content) -> None:
         if self.code is None:
             return
-        lang = doc_lang(self.env, self.options.get("lang"))
+        lang = doc_lang(self.env, option(self, "lang", None))
         renderer = Renderer(self.env, get_registry(self.env), lang, project_lang(self.env.config))
-        apis = self.options.get("api", ("python", "cpp"))
+        apis = option(self, "api", ("python", "cpp"))
         content_node[0:0] = renderer.entry_body(self.code, apis)
 
     def _toc_entry_name(self, sig_node: addnodes.desc_signature) -> str:

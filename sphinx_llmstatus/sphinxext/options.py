@@ -1,31 +1,65 @@
-"""Option converters shared by the directives (docutils-style: raise ValueError on bad input)."""
+"""Option converters shared by the directives.
+
+A bad value does not raise (docutils would turn that into an ERROR that
+``suppress_warnings`` cannot reach): the converter returns a :class:`BadValue`
+and :func:`option` warns ``llmstatus.option`` and uses the default.
+"""
 
 from __future__ import annotations
 
-from docutils.parsers.rst import directives
+import difflib
+from typing import Any
+
+from .diagnostics import Subtype, warn
 
 API_CHOICES = {"python": ("python",), "cpp": ("cpp",), "both": ("python", "cpp")}
-COLUMN_SEPARATORS = ","
 
 
-def api_option(argument: str | None) -> tuple[str, ...]:
+class BadValue(str):
+    """An option value a converter rejected, with the values it accepts."""
+
+    choices: tuple[str, ...] = ()
+
+
+def _bad(value: str, choices: tuple[str, ...]) -> BadValue:
+    bad = BadValue(value)
+    bad.choices = choices
+    return bad
+
+
+def api_option(argument: str | None) -> tuple[str, ...] | BadValue:
     """``python``, ``cpp`` or ``both`` -> the APIs to show."""
-    value = directives.choice((argument or "").strip().lower(), tuple(API_CHOICES))
-    return API_CHOICES[value]
+    value = (argument or "").strip().lower()
+    return API_CHOICES[value] if value in API_CHOICES else _bad(value, tuple(API_CHOICES))
 
 
-def lang_option(argument: str | None) -> str:
-    """``en`` or ``zh`` (``zh_CN``, ``zh-TW``... map to ``zh``)."""
+def lang_option(argument: str | None) -> str | BadValue:
+    """``en`` or ``zh`` (``zh_CN``, ``zh-TW``, ``en_US``... map to ``zh``/``en``)."""
     value = (argument or "").strip().lower().replace("-", "_")
-    if value.startswith("zh"):
-        return "zh"
-    return directives.choice(value, ("en",))
+    for lang in ("zh", "en"):
+        if value == lang or value.startswith(lang + "_"):
+            return lang
+    return _bad(value, ("en", "zh"))
 
 
-def recoverable_option(argument: str | None) -> str:
-    return directives.choice((argument or "").strip().lower(), ("yes", "no"))
+def recoverable_option(argument: str | None) -> str | BadValue:
+    """``yes`` or ``no``."""
+    value = (argument or "").strip().lower()
+    return value if value in ("yes", "no") else _bad(value, ("yes", "no"))
 
 
 def name_list(argument: str | None) -> list[str]:
     """Comma- or space-separated words."""
     return [w for w in (argument or "").replace(",", " ").split() if w]
+
+
+def option(directive: Any, name: str, default: Any) -> Any:
+    """The converted value of option ``name``; for a bad value, a warning and ``default``."""
+    value = directive.options.get(name, default)
+    if not isinstance(value, BadValue):
+        return value
+    close = difflib.get_close_matches(value, value.choices, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    warn(f":{name}: {str(value)!r} is not one of {', '.join(value.choices)}{hint}; "
+         f"using the default", Subtype.option, location=directive.get_location())
+    return default

@@ -24,7 +24,7 @@ from .config import project_lang
 from .content import COLUMNS, DEFAULT_COLUMNS, Renderer
 from .diagnostics import Subtype, warn
 from .domain import LLMDomain, row_anchor
-from .options import api_option, lang_option, name_list, recoverable_option
+from .options import api_option, lang_option, name_list, option, recoverable_option
 from .state import doc_lang, get_registry, note_registry_dependency
 
 TABLE_OPTIONS: dict[str, Any] = {
@@ -40,10 +40,11 @@ def render_table(directive: SphinxDirective) -> list[nodes.Node]:
     env, options = directive.env, directive.options
     registry = get_registry(env)
     location = directive.get_location()
-    apis = options.get("api", ("python", "cpp"))
-    codes = _select_codes(registry, options, apis, location)
+    apis = option(directive, "api", ("python", "cpp"))
+    recoverable = option(directive, "recoverable", None)
+    codes = _select_codes(registry, options, apis, recoverable, location)
     columns = _columns(options.get("columns"), location)
-    lang = doc_lang(env, options.get("lang"))
+    lang = doc_lang(env, option(directive, "lang", None))
     renderer = Renderer(env, registry, lang, project_lang(env.config))
 
     domain: LLMDomain = env.get_domain("llm")  # type: ignore[assignment]
@@ -66,7 +67,7 @@ def render_table(directive: SphinxDirective) -> list[nodes.Node]:
     return [table]
 
 
-def _select_codes(registry, options, apis, location) -> list[StatusCode]:
+def _select_codes(registry, options, apis, recoverable, location) -> list[StatusCode]:
     wanted = options.get("codes")
     if wanted:
         codes: list[StatusCode] = []
@@ -80,7 +81,7 @@ def _select_codes(registry, options, apis, location) -> list[StatusCode]:
                 codes.append(code)
     else:
         codes = list(registry)
-    return filter_codes(codes, api=apis, recoverable=options.get("recoverable"),
+    return filter_codes(codes, api=apis, recoverable=recoverable,
                         documented="documented" in options)
 
 

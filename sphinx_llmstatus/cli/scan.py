@@ -38,11 +38,13 @@ def scan_files(files: list[str], args: Namespace, registry: Registry) -> int:
     unreadable = False
     failure = False
     out = sys.stdout
+    scanned = 0
     for path in files:
         label = STDIN_LABEL if path == "-" else path
         json_file = "-" if path == "-" else path
         try:
             with _open(path) as stream:
+                scanned += 1
                 for before, hits, after in _groups(stream, args, registry):
                     for hit in hits:
                         key = text.summary_key(hit)
@@ -55,7 +57,7 @@ def scan_files(files: list[str], args: Namespace, registry: Registry) -> int:
                 raise
             error(f"cannot read {path}: {exc.strerror or exc}")
             unreadable = True
-    if not args.json:
+    if not args.json and scanned:  # "no code found" would be misleading if nothing was read
         out.write(text.summary(counts, codes, lang, color) + "\n")
     return 2 if unreadable else 1 if failure else 0
 

@@ -124,9 +124,9 @@ def card(code: StatusCode, lang: str, reading: str | None = None, color: bool = 
         out += _wrap(lab["note"], plain(code.note.get(lang)), lang)
     if code.related:
         out.append(f"  {lab['related']}: {', '.join(code.related)}")
-    urls = list(dict.fromkeys(v.source.url for v in views))
-    for url in urls:
-        out.append(f"  {lab['source']}: {style(url, 'cyan', color=color)}")
+    for view in views:
+        out.append(f"  {lab['source']} ({lab[view.api]}): {view.source.title.get(lang)}\n"
+                   f"    {style(view.source.url, 'cyan', color=color)}")
     return "\n".join(out)
 
 

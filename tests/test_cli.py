@@ -317,3 +317,61 @@ def test_no_sphinx_docutils_or_ipython_imported():
             "print(bad)\n" % str(POSITIVE_LOG))
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
     assert p.stdout.decode().strip() == "[]", p.stderr.decode()
+
+
+# -- hostile input found by QA ------------------------------------------------------------
+
+def test_a_number_of_thousands_of_digits_is_one_line():
+    proc = run("9" * 5000)
+    assert proc.returncode == 1 and proc.stdout == b""
+    line = proc.stderr.decode().strip()
+    assert "\n" not in line and "does not fit in 32 bits" in line
+
+
+def test_scan_skips_a_number_of_thousands_of_digits(tmp_path):
+    log = tmp_path / "big.log"
+    log.write_text("LLM_TIMEOUT ret=" + "1" * 4301 + "\nret = 1343270921\n")
+    proc = run("scan", str(log))
+    assert proc.returncode == 1 and b"Traceback" not in proc.stderr
+    assert "LLM_TIMEOUT" in out(proc) and "LLM_LINK_FAILED" in out(proc) and "Summary" in out(proc)
+
+
+def test_negative_hex_is_a_code_not_an_option():
+    proc = run("-0x1")
+    assert proc.returncode == 0, proc.stderr
+    assert "LLM_UNKNOWN_ERROR" in out(proc) and "LLM_FAILED" in out(proc)
+
+
+def test_context_is_bounded():
+    proc = run("scan", "-", "-C", "99999999999999999999", stdin=b"LLM_TIMEOUT\n")
+    assert proc.returncode == 2 and b"must be at most 10000" in proc.stderr
+    assert b"Traceback" not in proc.stderr
+
+
+def test_closed_or_full_stdout_is_one_line():
+    closed = subprocess.run(f"'{SCRIPT}' LLM_TIMEOUT >&-", shell=True, capture_output=True)
+    assert closed.returncode == 2 and closed.stderr == b"llmstatus: standard output is closed\n"
+    full = subprocess.run(f"'{SCRIPT}' LLM_TIMEOUT > /dev/full", shell=True, capture_output=True)
+    assert full.returncode == 2
+    assert full.stderr == b"llmstatus: cannot write output: No space left on device\n"
+
+
+def test_scan_blames_the_output_not_the_input_when_stdout_is_full(tmp_path):
+    log = tmp_path / "many.log"
+    log.write_text("LLM_TIMEOUT here\n" * 20000)
+    proc = subprocess.run(f"'{SCRIPT}' scan '{log}' > /dev/full", shell=True, capture_output=True)
+    assert proc.returncode == 2
+    assert proc.stderr == b"llmstatus: cannot write output: No space left on device\n"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32"])
+def test_scan_reads_utf16_and_utf32_logs_with_a_bom(tmp_path, encoding):
+    log = tmp_path / "wide.log"
+    text = "a LLM_TIMEOUT\nret = 1343270921\n"
+    data = text.encode(encoding)
+    if encoding == "utf-16-be":
+        data = b"\xfe\xff" + data
+    log.write_bytes(data)
+    proc = run("scan", "--json", str(log))
+    hits = [json.loads(line) for line in out(proc).splitlines()]
+    assert [(h["line"], h["name"]) for h in hits] == [(1, "LLM_TIMEOUT"), (2, "LLM_LINK_FAILED")]

@@ -561,3 +561,32 @@ def test_hook_configured_before_loading(shell):
         shell.config.pop("LLMStatusMagics", None)
     assert not any(getattr(cb, "__self__", None).__class__.__name__ in ("ExceptionHint", "LLMStatusMagics")
                    for cb in shell.events.callbacks["post_run_cell"])
+
+
+def test_last_survives_a_status_code_that_raises(ip):
+    run(ip, "raise BrokenStatus('[link] failed, error code is LLMStatusCode.LLM_LINK_FAILED')")
+    res, out, err = run(ip, "r = %llmstatus --last")
+    assert "Traceback" not in out + err
+    assert [m.code.name for m in ip.user_ns["r"].matches] == ["LLM_LINK_FAILED"]
+
+
+def test_last_survives_a_status_code_too_long_to_print(ip):
+    run(ip, "class Huge(Exception):\n    status_code = 10**5000\n")
+    run(ip, "raise Huge('PullKvBlocks failed, ret = 5010b002')")
+    res, out, err = run(ip, "r = %llmstatus --last")
+    assert "Traceback" not in out + err
+    assert [m.code.name for m in ip.user_ns["r"].matches] == ["LLM_KV_CACHE_NOT_EXIST"]
+
+
+def test_huge_number_is_one_line(ip):
+    _, out, err = run(ip, "%llmstatus " + "9" * 5000)
+    assert_one_line_error(out, err, "does not fit in 32 bits")
+
+
+def test_negative_max_rows_is_refused_by_config(ip):
+    # traitlets refuses the value (and logs one line naming max_rows); the setting is unchanged.
+    _, out, err = run(ip, "%config LLMStatusMagics.max_rows = -5")
+    assert "Traceback" not in out + err
+    assert loaded_magics(ip).max_rows == 1000
+    _, out, err = run(ip, "%%llmstatus\nret = 1343270921\n")
+    assert "LLM_LINK_FAILED" in out and "Traceback" not in out + err

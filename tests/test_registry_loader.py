@@ -148,3 +148,27 @@ def test_stale_compiled_copy_is_ignored(tmp_path, monkeypatch):
     (tmp_path / loader.COMPILED_NAME).write_text('{"toml_crc32": "0", "document": {}}')
     monkeypatch.setattr(loader, "DATA_DIR", str(tmp_path))
     assert len(load_registry()) == 33
+
+
+def test_override_of_one_language_keeps_the_other(tmp_path):
+    path = write(tmp_path, '[[code]]\nname = "LLM_TIMEOUT"\n[code.python]\nmeaning.en = "Timed out (site wording)."\n')
+    code = load_registry([path])["LLM_TIMEOUT"]
+    assert code.python.meaning.en == "Timed out (site wording)."
+    assert code.python.meaning.zh == "处理超时。"
+
+
+def test_deeply_nested_toml_is_a_registry_error(tmp_path):
+    err = load_error(tmp_path, "x = " + "[" * 100000 + "]" * 100000 + "\n")
+    assert "nested too deeply" in err.reason
+
+
+@pytest.mark.parametrize("schema", ["true", "1.0", '"1"', "2"])
+def test_schema_must_be_the_integer_1(tmp_path, schema):
+    err = load_error(tmp_path, f"schema = {schema}\n")
+    assert err.field == "schema" and "unsupported schema" in err.reason
+
+
+def test_source_api_mismatch_blames_the_file_that_changed_the_source(tmp_path):
+    err = load_error(tmp_path, '[sources.python-page]\napi = "cpp"\n')
+    assert (err.entry, err.field) == ("sources.python-page", "api")
+    assert "is 'cpp', but LLM_SUCCESS [code.python] cites this source" in err.reason

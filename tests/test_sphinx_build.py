@@ -270,3 +270,34 @@ def test_duplicate_warned_in_parallel_build(project, rebuild):
     assert serial.warning.getvalue().count("documented twice") == 1
     app = rebuild(serial, freshenv=True, parallel=2)
     assert app.warning.getvalue().count("documented twice") == 1
+
+
+@pytest.mark.parametrize("template", ["https://x/{nope}", "https://x/{0}", "https://x/{",
+                                      "{value:x}{hex:d}", "{name.__class__}"])
+def test_bad_fallback_template_is_a_config_warning(project, template):
+    app = project({"index.rst": "T\n=\n\n:llm-status:`LLM_LINK_FAILED`\n"},
+                  confoverrides={"llmstatus_fallback_url": template}, freshenv=True)
+    warnings = app.warning.getvalue()
+    assert "config value 'llmstatus_fallback_url'" in warnings and "[llmstatus.config]" in warnings
+    assert "using the default 'vendor'" in warnings
+    assert html(app, "index").select_one("a.llmstatus-external")["href"].startswith("https://www.hiascend.com/")
+
+
+def test_huge_number_in_a_role_is_a_warning(project):
+    app = project({"index.rst": "T\n=\n\n:llm-status:`" + "9" * 5000 + "`\n"})
+    warnings = app.warning.getvalue()
+    assert "index.rst:4: WARNING:" in warnings and "does not fit in 32 bits" in warnings
+
+
+def test_incremental_build_sees_no_config_change(tmp_path):
+    """A second sphinx-build run with nothing changed re-reads nothing (the CSS path is stable)."""
+    import subprocess
+    import sys
+
+    (tmp_path / "conf.py").write_text('extensions = ["sphinx_llmstatus"]\n')
+    (tmp_path / "index.rst").write_text("T\n=\n\n.. llm-status:: LLM_TIMEOUT\n")
+    cmd = [sys.executable, "-m", "sphinx", "-b", "html", str(tmp_path), str(tmp_path / "_build")]
+    subprocess.run(cmd, check=True, capture_output=True)
+    second = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    assert "configuration has changed" not in second
+    assert "0 added, 0 changed, 0 removed" in second

@@ -24,23 +24,41 @@ def main(argv: list[str] | None = None) -> int:
     matched nothing, or scan found a failure code; 2: usage error, unreadable
     file or registry. Never raises for bad input: messages go to stderr.
     """
-    from .parser import parse
-
-    args = parse(sys.argv[1:] if argv is None else list(argv))
-    if isinstance(args, int):
-        return args
-    from .commands import run
-
+    if sys.stdout is None:  # started with stdout closed (`llmstatus X >&-`)
+        sys.stderr.write("llmstatus: standard output is closed\n")
+        return 2
     try:
-        status = run(args)
-        sys.stdout.flush()
-        return status
+        from .parser import parse
+
+        args = parse(sys.argv[1:] if argv is None else list(argv))
+        if isinstance(args, int):
+            return args
+        from .commands import run
+        from .output import OutputError
+
+        try:
+            status = run(args)
+            sys.stdout.flush()
+            return status
+        except OutputError as exc:
+            reason = str(exc)
+        except OSError as exc:  # a failed final flush (disk full) is an output error too
+            if isinstance(exc, BrokenPipeError):
+                raise
+            reason = exc.strerror or str(exc)
+        sys.stderr.write(f"llmstatus: cannot write output: {reason}\n")
+        _discard_stdout()
+        return 2
     except BrokenPipeError:
-        # The reader went away (`| head`): stop quietly, and keep the
-        # interpreter's final flush from raising again.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
+        # The reader went away (`| head`): stop quietly.
+        _discard_stdout()
         return EXIT_BROKEN_PIPE
     except KeyboardInterrupt:
         return 130
+
+
+def _discard_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)

@@ -19,7 +19,7 @@ def use_color(args: Namespace) -> bool:
     """``--color always|never``, else colour only on a terminal with ``NO_COLOR`` unset or empty."""
     if args.color != "auto":
         return args.color == "always"
-    return not os.environ.get("NO_COLOR") and sys.stdout.isatty()
+    return not os.environ.get("NO_COLOR") and sys.stdout is not None and sys.stdout.isatty()
 
 
 def lang_of(args: Namespace) -> str:
@@ -28,6 +28,20 @@ def lang_of(args: Namespace) -> str:
     from ..render.lang import default_lang
 
     return default_lang()
+
+
+class OutputError(Exception):
+    """Writing to standard output failed (disk full, closed): not the input's fault."""
+
+
+def write(stream, text: str) -> None:  # type: ignore[no-untyped-def]
+    """``stream.write(text)``, with write failures (other than a closed pipe) as :class:`OutputError`."""
+    try:
+        stream.write(text)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputError(exc.strerror or str(exc)) from None
 
 
 def error(message: str) -> None:

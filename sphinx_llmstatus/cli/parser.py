@@ -11,6 +11,10 @@ import os
 import re
 
 COMMANDS = ("lookup", "search", "list", "scan")
+#: Most context lines ``-C`` takes: more would only hold whole files in memory.
+MAX_CONTEXT = 10000
+#: ``-0x1``: argparse only knows decimal negative numbers and would read it as an option.
+_NEGATIVE_HEX = re.compile(r"^-0[xX][0-9A-Fa-f]{1,16}$")
 _NEGATIVE_NUMBER = re.compile(r"^-\d")
 _VALUED_OPTIONS = {"--lang", "--color", "--registry", "--api", "--recoverable", "--context", "-C"}
 
@@ -100,6 +104,8 @@ def _non_negative(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more: {value}")
+    if value > MAX_CONTEXT:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_CONTEXT}: {value}")
     return value
 
 
@@ -135,6 +141,7 @@ def parse(argv: list[str]) -> argparse.Namespace | int:
 
         print("llmstatus: error: give a CODE or a command (llmstatus -h for help)", file=sys.stderr)
         return 2
+    argv = [str(int(t, 16)) if _NEGATIVE_HEX.match(t) else t for t in argv]
     try:
         args = parser.parse_args(route(argv))
     except SystemExit as exc:

@@ -16,18 +16,20 @@ if TYPE_CHECKING:
 from ..registry.model import Registry, StatusCode
 from ..render import text
 from ..scan import scan_stream, scan_with_context
-from .output import error, lang_of, use_color
+from .output import error, lang_of, use_color, write
 
 STDIN_LABEL = "(standard input)"
 
 
 @contextmanager
 def _open(path: str) -> Iterator[BinaryIO]:
+    from ..scan.encoding import utf8_stream  # UTF-16/32 logs with a BOM are re-encoded
+
     if path == "-":
-        yield sys.stdin.buffer
+        yield utf8_stream(sys.stdin.buffer)
     else:
         with open(path, "rb") as fh:
-            yield fh
+            yield utf8_stream(fh)
 
 
 def scan_files(files: list[str], args: Namespace, registry: Registry) -> int:
@@ -51,14 +53,14 @@ def scan_files(files: list[str], args: Namespace, registry: Registry) -> int:
                         counts[key] += 1
                         codes[key] = hit.code
                         failure = failure or not hit.is_success
-                    out.write(_render(before, hits, after, args, lang, color, label, json_file))
+                    write(out, _render(before, hits, after, args, lang, color, label, json_file))
         except OSError as exc:
             if isinstance(exc, BrokenPipeError):
                 raise
             error(f"cannot read {path}: {exc.strerror or exc}")
             unreadable = True
     if not args.json and scanned:  # "no code found" would be misleading if nothing was read
-        out.write(text.summary(counts, codes, lang, color) + "\n")
+        write(out, text.summary(counts, codes, lang, color) + "\n")
     return 2 if unreadable else 1 if failure else 0
 
 

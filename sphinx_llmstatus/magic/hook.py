@@ -69,7 +69,7 @@ class ExceptionHint:
         if exc is None or _is_usage_error(exc):
             return
         # Only the messages, not the whole traceback: this runs after every failing cell.
-        _how, matches, _hits = codes_in(exc, self._registry(), full_traceback=False)
+        _how, matches, _hits = codes_in(exc, self._registry(), full_traceback=False, strict=True)
         if matches:
             print(hint_line(matches[0].code, self._lang(), len(matches) - 1), file=sys.stdout, flush=True)
 

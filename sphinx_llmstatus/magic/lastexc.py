@@ -41,7 +41,7 @@ def resolve_status(status: Any, registry: Registry) -> tuple[Match, ...]:
     """Matches for a ``status_code`` value: enum-like (``.name``/``.value``), int or str.
 
     Returns ``()`` when the value names no code of the registry. Errors raised
-    by the object itself (a failing property) propagate: they are not ours to hide.
+    by the object itself (a failing property) propagate to the caller.
     """
     from ..registry.lookup import Match, UnknownStatusCode, lookup
 
@@ -59,11 +59,20 @@ def resolve_status(status: Any, registry: Registry) -> tuple[Match, ...]:
         return ()
 
 
-def attribute_codes(exc: BaseException, registry: Registry) -> tuple[Match, ...]:
-    """Codes from the first ``status_code`` attribute along the exception chain that names one."""
+def attribute_codes(exc: BaseException, registry: Registry, *, strict: bool = False) -> tuple[Match, ...]:
+    """Codes from the first ``status_code`` attribute along the exception chain that names one.
+
+    A ``status_code`` that raises when read (a failing property, an int too
+    long to print) is skipped, so ``--last`` still scans the text; with
+    ``strict`` (the hint hook, which must never hide an error) it propagates.
+    """
     for e in exception_chain(exc):
-        status = getattr(e, "status_code", None)
-        matches = resolve_status(status, registry)
+        try:
+            matches = resolve_status(getattr(e, "status_code", None), registry)
+        except Exception:  # noqa: BLE001 - the user's object misbehaves
+            if strict:
+                raise
+            continue
         if matches:
             return matches
     return ()
@@ -81,7 +90,7 @@ def text_hits(text: str, registry: Registry) -> list[Any]:
     return list(scan_text(text, registry=registry))
 
 
-def codes_in(exc: BaseException, registry: Registry, *, full_traceback: bool = True):
+def codes_in(exc: BaseException, registry: Registry, *, full_traceback: bool = True, strict: bool = False):
     """``(how, matches, hits)`` for an exception: attribute first, else scanned text.
 
     With ``full_traceback`` False only ``str(exc)`` of each exception in the
@@ -89,16 +98,24 @@ def codes_in(exc: BaseException, registry: Registry, *, full_traceback: bool = T
     """
     from ..registry.lookup import Match
 
-    matches = attribute_codes(exc, registry)
+    matches = attribute_codes(exc, registry, strict=strict)
     if matches:
         return ATTRIBUTE, matches, []
     if full_traceback:
         text = exception_text(exc)
     else:
-        text = "\n".join(str(e) for e in exception_chain(exc))
+        text = "\n".join(_safe_str(e) for e in exception_chain(exc))
     hits = text_hits(text, registry)
     seen: dict[str, Match] = {}
     for h in hits:
         if h.code is not None and h.code.name not in seen:
             seen[h.code.name] = Match(code=h.code, reading=f"found in text: {h.token}")
     return TEXT, tuple(seen.values()), hits
+
+
+def _safe_str(exc: BaseException) -> str:
+    """``str(exc)``, or Python's own placeholder when the exception's ``__str__`` raises."""
+    try:
+        return str(exc)
+    except Exception:  # noqa: BLE001
+        return "<exception str() failed>"

@@ -50,6 +50,7 @@ class LLMStatusMagics(Magics):
     ).tag(config=True)
     max_rows = Int(
         1000,
+        min=0,
         help="Most occurrences `%%llmstatus` displays; the result's .hits always holds all. 0: no limit.",
     ).tag(config=True)
 

@@ -91,6 +91,8 @@ def parse_toml(path: str, data: bytes) -> dict[str, Any]:
         raise RegistryError(path, f"not UTF-8: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise RegistryError(path, f"invalid TOML: {exc}") from None
+    except RecursionError:
+        raise RegistryError(path, "invalid TOML: nested too deeply") from None
 
 
 def read_toml(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -130,10 +132,12 @@ class _Builder:
         self.aliases: dict[str, str] = {}  # any spelling (upper) -> canonical name
         self.origin: dict[tuple[str, str], str] = {}  # (name, field path) -> file
         self.defined_in: dict[str, str] = {}
+        self.file_order: dict[str, int] = {}  # file -> position in load order
 
     def add(self, doc: Mapping[str, Any], file: str) -> None:
+        self.file_order.setdefault(file, len(self.file_order))
         schema = doc.get("schema", SCHEMA_VERSION)
-        if schema != SCHEMA_VERSION:
+        if type(schema) is not int or schema != SCHEMA_VERSION:
             raise RegistryError(file, f"unsupported schema {schema!r} (expected {SCHEMA_VERSION})", field="schema")
         unknown = set(doc) - {"schema", "sources", "code"}
         if unknown:
@@ -170,18 +174,27 @@ class _Builder:
             canonical = name
             self.codes[canonical] = {}
             self.defined_in[canonical] = file
+        fields = {k: v for k, v in raw.items() if k != "name" or canonical == name}
+        self._merge(self.codes[canonical], fields, canonical, "", file)
         target = self.codes[canonical]
-        for key, value in raw.items():
-            if key in ("python", "cpp") and isinstance(value, dict) and isinstance(target.get(key), dict):
-                target[key] = {**target[key], **value}
-                for sub in value:
-                    self.origin[(canonical, f"{key}.{sub}")] = file
-            elif key != "name" or canonical == name:
-                target[key] = value
-                self.origin[(canonical, key)] = file
         target.setdefault("name", canonical)
         for spelling in _spellings(target):
             self.aliases.setdefault(spelling.upper(), canonical)
+
+    def _merge(self, target: dict[str, Any], raw: Mapping[str, Any], name: str, prefix: str,
+               file: str) -> None:
+        """Deep-merge ``raw`` into ``target``: an override sets only the leaves it names.
+
+        ``python.meaning.en`` alone replaces the English meaning and keeps the
+        Chinese one; every leaf remembers the file that set it, for errors.
+        """
+        for key, value in raw.items():
+            path = f"{prefix}{key}"
+            if isinstance(value, dict) and isinstance(target.get(key), dict):
+                self._merge(target[key], value, name, path + ".", file)
+            else:
+                target[key] = value
+            self.origin[(name, path)] = file
 
     def build(self, files: tuple[str, ...]) -> Registry:
         sources = {key: self._source(key, raw) for key, raw in self.sources.items()}
@@ -276,6 +289,11 @@ class _Builder:
         if source is None:
             raise fail("source", f"{source_key!r} is not a key of [sources] ({', '.join(sorted(sources))})")
         if source.api != api:
+            source_file = self.source_files[source_key]
+            if self.file_order[source_file] > self.file_order[self._where(name, f"{api}.source")]:
+                # The later file changed the source's API: that is where to look.
+                raise RegistryError(source_file, f"is {source.api!r}, but {name} [code.{api}] cites this source",
+                                    entry=f"sources.{source_key}", field="api")
             raise fail("source", f"source {source_key!r} belongs to the {source.api} API")
         if documented and source.kind != "page":
             raise fail("source", "a documented row must cite a vendor page (kind = 'page')")

@@ -39,6 +39,9 @@ class Match(_Record):
     reading: str  # e.g. "name", "Python name", "hex", "decimal", "signed int32"
 
 
+_TOO_LONG = "too long"
+
+
 class UnknownStatusCode(LookupError):
     """The query names no status code of the registry.
 
@@ -68,7 +71,9 @@ class UnknownStatusCode(LookupError):
 
     def reason(self) -> str:
         """One line: what was not found, why, and the suggestions."""
-        if self.value is not None:
+        if self.family == _TOO_LONG:
+            msg = f"{self.query} is not an LLM DataDist status code (does not fit in 32 bits)"
+        elif self.value is not None:
             hex_form = f"0x{self.value & 0xFFFFFFFF:08X}"
             shown = self.query
             if self.layout is not None and hex_form.lower() != "0x" + self.query.lower().removeprefix("0x").zfill(8):
@@ -115,6 +120,10 @@ def lookup(query: str, registry: Registry | None = None) -> tuple[Match, ...]:
     if code is not None:
         return (Match(code, _name_reading(code, text)),)
 
+    if _too_long(text):
+        # Python refuses to convert digit strings of thousands of digits, and no
+        # status code needs more than 10: answer without converting.
+        raise UnknownStatusCode(f"{text[:12]}...({len(text)} characters)", family=_TOO_LONG)
     number = _parse_number(text)
     if number is not None:
         return _lookup_number(text, number, reg)
@@ -127,6 +136,12 @@ def _name_reading(code: StatusCode, text: str) -> str:
         if view.name == up and view.name != code.name:
             return f"{'Python' if view.api == 'python' else 'C++'} name"
     return "alias" if up in code.aliases else "name"
+
+
+def _too_long(text: str) -> bool:
+    digits = text.lstrip("+-")
+    digits = digits[2:] if digits[:2].lower() == "0x" else digits
+    return len(digits) > 20 and (_DEC_RE.match(text) is not None or _HEX_RE.match(text) is not None)
 
 
 def _parse_number(text: str) -> int | None:

@@ -73,7 +73,7 @@ class Matcher:
             rf"|(?<![A-Za-z0-9_])(?P<qual>(?:[A-Za-z_][A-Za-z0-9_]*(?:\.|::))*)(?P<name>{alt})(?![A-Za-z0-9_])"
             rf"|(?<![A-Za-z0-9_])(?i:{_KEYWORDS})(?![A-Za-z0-9_])"
             rf"\s*(?:(?<![=!<>])[:=](?!=)|\bis\b)?\s*"
-            rf"(?P<cnum>0[xX](?P<cx>[0-9A-Fa-f]+)|(?P<cd>\d+)(?![A-Za-z0-9_])|(?P<ch>[0-9A-Fa-f]{{8}})){_NOT_IN_WORD_AFTER}"
+            rf"(?P<cnum>0[xX](?P<cx>[0-9A-Fa-f]+)|(?P<cd>\d{{1,20}})(?![A-Za-z0-9_])|(?P<ch>[0-9A-Fa-f]{{8}})){_NOT_IN_WORD_AFTER}"
             rf"|{_NOT_IN_WORD_BEFORE}(?P<num>(?:0[xX])?(?P<nx>{LLM_CODE_BASE >> 16:x}[bB][0-9A-Fa-f]{{3}})"
             rf"|(?P<nd>\d{{10}})){_NOT_IN_WORD_AFTER}"
         )

@@ -29,14 +29,18 @@ STATIC_DIR = Path(__file__).resolve().parent / "static"
 ENV_VERSION = 2
 
 
-def _add_assets(app: Sphinx) -> None:
-    # CSS only where it can apply: HTML-family builders, never written into outdir by hand.
-    if app.builder.format != "html":
-        return
-    static_path = app.config.html_static_path
-    if str(STATIC_DIR) not in static_path:
-        static_path.append(str(STATIC_DIR))
-    app.add_css_file("llmstatus.css")
+def _add_static_path(app: Sphinx, config: Any) -> None:
+    # On config-inited, before Sphinx compares the config with the saved one:
+    # appended later, every incremental build would see a changed
+    # html_static_path. Non-HTML builders never copy it, so it is harmless there.
+    if str(STATIC_DIR) not in config.html_static_path:
+        config.html_static_path.append(str(STATIC_DIR))
+
+
+def _add_css(app: Sphinx) -> None:
+    # CSS only where it can apply: HTML-family builders; never written into outdir by hand.
+    if app.builder.format == "html":
+        app.add_css_file("llmstatus.css")
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -49,7 +53,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_post_transform(NameLinkTargets)
     app.add_post_transform(CheckApiLinks)
     app.add_message_catalog(CATALOG, str(LOCALE_DIR))
-    app.connect("builder-inited", _add_assets)
+    app.connect("config-inited", _add_static_path)
+    app.connect("builder-inited", _add_css)
     app.connect("builder-inited", validate_registry)
     # After intersphinx (priority 500): the vendor page is the last resort.
     app.connect("missing-reference", fallback_reference, priority=900)

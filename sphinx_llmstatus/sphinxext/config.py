@@ -45,6 +45,23 @@ def _problem(name: str, value: Any) -> str | None:
         isinstance(k, str) and isinstance(v, str) for k, v in value.items()
     ):
         return "must map API names to URL or target strings"
+    if name == "llmstatus_fallback_url" and value not in ("", "vendor"):
+        return _template_problem(value)
+    return None
+
+
+def _template_problem(template: str) -> str | None:
+    """Why ``template`` cannot be filled in with a code's ``name``, ``value`` and ``hex``, or None."""
+    import string
+
+    try:
+        fields = [f for _, f, _, _ in string.Formatter().parse(template) if f is not None]
+        template.format(name="LLM_LINK_FAILED", value=1343270921, hex="0x5010B009")
+    except (ValueError, KeyError, IndexError, AttributeError, TypeError) as exc:
+        return f"is not a usable URL template ({type(exc).__name__}: {exc}); use {{name}}, {{value}} or {{hex}}"
+    odd = [f for f in fields if f not in ("name", "value", "hex")]
+    if odd:
+        return f"may only use {{name}}, {{value}} and {{hex}}, not {{{odd[0]}}}"
     return None
 
 

@@ -301,3 +301,10 @@ def test_incremental_build_sees_no_config_change(tmp_path):
     second = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     assert "configuration has changed" not in second
     assert "0 added, 0 changed, 0 removed" in second
+
+
+def test_entries_index_every_number_form_and_spelling(project):
+    app = project({"index.rst": "T\n=\n\n.. llm-status:: LLM_WAIT_PROC_TIMEOUT\n"})
+    index = (app.outdir / "genindex.html").read_text(encoding="utf-8")
+    for form in ("1343270913", "0x5010B001", "5010b001", "LLM_WAIT_PROCESS_TIMEOUT"):
+        assert form in index, form

@@ -20,15 +20,8 @@ _LINK_FUNCS = {"link_clusters", "unlink_clusters"}
 
 
 def number_forms(code: StatusCode) -> list[str]:
-    """Every way a log or a ticket writes the number: decimal, 0x hex, bare lower-case hex."""
-    forms = [str(code.value)]
-    if code.hex:
-        forms += [code.hex, code.hex[2:].lower()]
-        if code.short_hex and code.short_hex != code.hex:
-            forms.append(code.short_hex)
-    if code.value == FAILED:
-        forms.append("-1")
-    return forms
+    """Every way a log or a ticket writes the number (the registry's ``number_forms``)."""
+    return list(code.number_forms)
 
 
 def _py_prefix(code: StatusCode) -> str:

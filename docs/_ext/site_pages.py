@@ -9,8 +9,9 @@ real runs, so the site cannot drift from the package:
   (Python vs C++ differences, layout tables, captured CLI and notebook output);
 * ``docs/_generated/snippets/``: no-index copies of the authoring snippets.
 
-It also puts every number form of a code into the search index (see
-:func:`add_number_index_entries`).
+The extension itself puts every number form of a code into the index, so the
+search page finds ``1343270921``; :func:`always_rewrite_code_pages` works around
+a Sphinx bug that drops those entries on incremental builds.
 """
 
 from __future__ import annotations
@@ -18,14 +19,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from docutils import nodes
-from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.environment import BuildEnvironment
 
 import captured
-from code_pages import code_page, codes_index, number_forms
+from code_pages import code_page, codes_index
 from compare_pages import differences, layout_tables
 from sphinx_llmstatus.registry import default_registry
 
@@ -66,32 +65,6 @@ def generate(app: Sphinx, config: Config) -> None:
     captured.capture_all(config.language or "en")
 
 
-def add_number_index_entries(app: Sphinx, doctree: nodes.document) -> None:
-    """Give each indexed code entry index entries for its numbers and other spellings.
-
-    Why: Sphinx's full-text index drops all-digit words (``word_filter``) and
-    its search page skips all-digit query terms, so ``1343270921`` can only be
-    found through ``indexentries`` (matched by substring in searchtools.js).
-    The extension adds ``0x5010B009``; this adds ``1343270921``, ``5010b009``
-    and the other API's spelling (``LLM_WAIT_PROCESS_TIMEOUT``), each with the
-    entry's own anchor as target. Belongs in the extension (asked for).
-    """
-    registry = default_registry()
-    for desc in doctree.findall(addnodes.desc):
-        if desc.get("domain") != "llm" or desc.get("objtype") != "status" or desc.get("no-index"):
-            continue
-        sig = desc.next_node(addnodes.desc_signature)
-        name_node = sig.next_node(addnodes.desc_name) if sig else None
-        code = registry.get(name_node.astext()) if name_node else None
-        index = desc.parent[desc.parent.index(desc) - 1] if desc.parent.index(desc) else None
-        if code is None or not isinstance(index, addnodes.index) or not sig["ids"]:
-            continue
-        have = {entry[1].split(";")[0].strip().lower() for entry in index["entries"]}
-        for form in [*number_forms(code), *(s for s in code.spellings if s != code.name)]:
-            if form.lower() not in have:
-                index["entries"].append(("single", f"{form}; {code.name}", sig["ids"][0], "", None))
-
-
 def always_rewrite_code_pages(app: Sphinx, env: BuildEnvironment, added, changed, removed) -> list[str]:
     """Re-read the code pages on every build.
 
@@ -105,6 +78,5 @@ def always_rewrite_code_pages(app: Sphinx, env: BuildEnvironment, added, changed
 
 def setup(app: Sphinx) -> dict:
     app.connect("config-inited", generate)
-    app.connect("doctree-read", add_number_index_entries)
     app.connect("env-get-outdated", always_rewrite_code_pages)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

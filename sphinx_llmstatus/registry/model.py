@@ -154,6 +154,20 @@ class StatusCode(_Record):
         return f"0x{self.value:X}" if self.value >= 0 else None
 
     @property
+    def number_forms(self) -> tuple[str, ...]:
+        """Every way logs and tickets write the number: decimal, ``0x5010B009``,
+        bare lower-case ``5010b009``, the unpadded header form, and ``-1`` for
+        ``LLM_FAILED`` printed as a signed int32 (FACTS.md, real output formats)."""
+        forms = [str(self.value)]
+        if self.hex:
+            forms += [self.hex, self.hex[2:].lower()]
+            if self.short_hex != self.hex:
+                forms.append(self.short_hex or "")
+        if self.value == 0xFFFFFFFF:
+            forms.append("-1")
+        return tuple(dict.fromkeys(forms))
+
+    @property
     def views(self) -> tuple[ApiView, ...]:
         """The API views that exist, Python first."""
         return tuple(v for v in (self.python, self.cpp) if v is not None)

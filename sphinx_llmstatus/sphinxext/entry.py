@@ -78,10 +78,13 @@ class StatusDirective(ObjectDescription[str]):
         if "no-index-entry" not in self.options:
             kind = _("LLM DataDist status code")  # in the project's language, as the index is
             main = f"{name} ({kind})"
-            self.indexnode["entries"].append(("single", main, anchor(name), "", None))
-            if code.hex:
-                self.indexnode["entries"].append(
-                    ("single", f"{code.hex}; {name}", anchor(name), "", None))
+            entries = self.indexnode["entries"]
+            entries.append(("single", main, anchor(name), "", None))
+            # Sphinx's full-text search drops all-digit words and its search page
+            # skips all-digit query terms: index entries are how a reader who
+            # only has `1343270921` (or 5010b009, or the other API's spelling) finds it.
+            for form in (*code.number_forms, *(s for s in code.spellings if s != name)):
+                entries.append(("single", f"{form}; {name}", anchor(name), "", None))
 
     def transform_content(self, content_node: addnodes.desc_content) -> None:
         if self.code is None:

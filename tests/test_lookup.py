@@ -64,7 +64,8 @@ def test_unknown_names_suggest(query, suggestion):
     ("503900", "HIXL/ADXL status code"),
     ("507046", "ACL runtime error code"),
     ("99999999999", "does not fit in 32 bits"),
-    ("", "unknown LLM DataDist status code"),
+    ("", "no status code given (the text is empty)"),
+    ("''", "no status code given (the text is empty)"),
     ("zzzz", "unknown LLM DataDist status code 'zzzz'"),
 ])
 def test_numbers_that_are_not_codes(query, phrase):

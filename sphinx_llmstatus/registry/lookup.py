@@ -71,7 +71,9 @@ class UnknownStatusCode(LookupError):
 
     def reason(self) -> str:
         """One line: what was not found, why, and the suggestions."""
-        if self.family == _TOO_LONG:
+        if not _normalise(self.query):
+            msg = "no status code given (the text is empty)"
+        elif self.family == _TOO_LONG:
             msg = f"{self.query} is not an LLM DataDist status code (does not fit in 32 bits)"
         elif self.value is not None:
             hex_form = f"0x{self.value & 0xFFFFFFFF:08X}"

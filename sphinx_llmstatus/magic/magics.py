@@ -258,7 +258,7 @@ class LLMStatusMagics(Magics):
 
     @staticmethod
     def _filters_text(args: Any, lang: str) -> str:
-        from ..render.html import label
+        from ..render.labels import label
 
         parts = []
         if args.api:
@@ -269,7 +269,7 @@ class LLMStatusMagics(Magics):
 
     def _title(self, codes: list[StatusCode], what: str, lang: str, *, q: str = "", filters: Any = None) -> str:
         """``8 of 33 LLM DataDist status codes whose name contains 'link'`` (or the zh wording)."""
-        from ..render.html import label
+        from ..render.labels import label
 
         detail = label(what, lang, q=q) if what else ""
         if filters is not None:

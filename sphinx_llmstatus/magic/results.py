@@ -136,7 +136,7 @@ class CardResult(Result):
 
     def text(self) -> str:
         from ..render import text as render_text
-        from ..render.html import label
+        from ..render.labels import label
 
         parts = []
         if self.query is not None and self.ambiguous:
@@ -343,7 +343,7 @@ class ScanResult(Result):
         )
 
     def text(self) -> str:
-        from ..render.html import label
+        from ..render.labels import label
         from ..render.text import plain
 
         title = label("hits", self.lang, n=len(self.hits), lines=self.lines)
@@ -415,7 +415,7 @@ class LastResult(CardResult):
         return f"{type(self.exception).__name__}: {msg}" if msg else type(self.exception).__name__
 
     def _head(self) -> str:
-        from ..render.html import label
+        from ..render.labels import label
 
         # ``how`` is "status_code attribute", "message and traceback text", or both joined by "; ".
         how = "; ".join(label(part, self.lang) if part in ("status_code attribute", "message and traceback text")

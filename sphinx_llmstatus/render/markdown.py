@@ -14,7 +14,8 @@ import re
 from collections.abc import Iterable, Sequence
 
 from ..registry.model import StatusCode
-from .html import HitRow, label
+from .html import HitRow
+from .labels import label
 
 _BACKTICK_RE = re.compile(r"`([^`]+)`")
 # Inline Markdown syntax; block markers (#, -, +, =, !) only matter at the start

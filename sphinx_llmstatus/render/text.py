@@ -13,42 +13,18 @@ import textwrap
 TYPE_CHECKING = False  # no typing import at run time: the command must start fast
 
 from ..registry.model import ApiView, StatusCode
+from .labels import labels
 
 if TYPE_CHECKING:  # the scanner is not needed to render a code
     from collections.abc import Iterable, Mapping
 
     from ..scan.hit import Hit
 
-_LABELS = {
-    "en": {
-        "python": "Python", "cpp": "C++", "meaning": "Meaning", "remedy": "Remedy",
-        "recoverable": "recoverable", "related": "Related", "note": "Note", "source": "Source",
-        "read_as": "Read as", "undocumented": "not on the vendor page; our description",
-        "name": "Name", "Recoverable": "Recoverable", "hex": "Hex", "decimal": "Decimal", "unknown_code": "unknown LLM DataDist code",
-        "summary": "Summary", "no_hits": "No LLM DataDist status code found.",
-        "hits": "{n} occurrence(s) of {k} code(s), {f} failure(s)",
-        "yes": "yes", "no": "no", "n/a": "n/a", "unknown": "unknown",
-    },
-    "zh": {
-        "python": "Python", "cpp": "C++", "meaning": "含义", "remedy": "处理建议",
-        "recoverable": "可恢复", "related": "相关错误码", "note": "说明", "source": "来源",
-        "read_as": "解读方式", "undocumented": "厂商页面未列出，为本项目的说明",
-        "name": "名称", "Recoverable": "可恢复", "hex": "十六进制", "decimal": "十进制", "unknown_code": "未知的 LLM DataDist 错误码",
-        "summary": "汇总", "no_hits": "未发现 LLM DataDist 状态码。",
-        "hits": "共 {n} 处，{k} 种错误码，其中失败 {f} 处",
-        "yes": "是", "no": "否", "n/a": "不适用", "unknown": "未知",
-    },
-}
 _ANSI = {"bold": "1", "dim": "2", "red": "31", "green": "32", "yellow": "33", "cyan": "36"}
 _BACKTICK_RE = re.compile(r"`([^`]*)`")
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 #: Characters of a scanned line shown around a hit.
 LINE_WIDTH = 160
-
-
-def labels(lang: str) -> Mapping[str, str]:
-    """The UI words in ``lang`` (English for anything but ``"zh"``)."""
-    return _LABELS["zh" if lang == "zh" else "en"]
 
 
 def plain(text: str) -> str:
@@ -106,11 +82,11 @@ def card(code: StatusCode, lang: str, reading: str | None = None, color: bool = 
     number = f"{code.hex} = {code.value}" if code.hex else str(code.value)
     out = [style(code.name, "bold", color=color) + "  " + number]
     if reading and reading not in ("name", "decimal", "hex"):
-        out.append(f"  {lab['read_as']}: {reading}")
+        out.append(f"  {lab['read_as'].capitalize()}: {reading}")
     for view in code.views:
         rec = style(lab[view.recoverable], *_recoverable_colour(view.recoverable), color=color)
         extra = "" if view.documented else f"  ({lab['undocumented']})"
-        out.append(f"  {lab[view.api]:<7} {_qualified(view):<48} {lab['recoverable']}: {rec}{extra}")
+        out.append(f"  {lab[view.api]:<7} {_qualified(view):<48} {lab['recoverable'].lower()}: {rec}{extra}")
     views = code.views
     same_meaning = len({v.meaning.get(lang) for v in views}) == 1
     same_remedy = len({v.remedy.get(lang) for v in views}) == 1
@@ -145,7 +121,7 @@ def table(codes: Iterable[StatusCode], lang: str, api: str | None = None) -> str
             rec = recoverable_text(code, lang)
             meaning = code.views[0].meaning.get(lang)
         rows.append((name, code.hex or "-", str(code.value), rec, first_sentence(meaning)))
-    head = (lab["name"], lab["hex"], lab["decimal"], lab["Recoverable"], lab["meaning"])
+    head = (lab["name"], lab["hex"], lab["decimal"], lab["recoverable"], lab["meaning"])
     widths = [max(_width(r[i]) for r in [head, *rows]) for i in range(4)]
     lines = []
     for row in [head, *rows]:
@@ -213,7 +189,7 @@ def hit_line(hit: Hit, lang: str, file: str | None = None, color: bool = False) 
         desc = (
             style(code.name, *colour, color=color)
             + (f" {code.hex}" if code.hex else "")
-            + f" {lab['recoverable']}: {verdict}: {remedy}"
+            + f" {lab['recoverable'].lower()}: {verdict}: {remedy}"
         )
     return f"{style(where, 'dim', color=color)}: {desc}\n    {clip_line(hit)}"
 
@@ -231,13 +207,13 @@ def summary(counts: Mapping[tuple[str, int | None], int], codes: Mapping[tuple[s
         return lab["no_hits"]
     failures = sum(n for k, n in counts.items() if not (codes[k] is not None and codes[k].is_success))
     out = [style(lab["summary"], "bold", color=color) + ": "
-           + lab["hits"].format(n=sum(counts.values()), k=len(counts), f=failures)]
+           + lab["scan_summary"].format(n=sum(counts.values()), k=len(counts), f=failures)]
     width = max(len(k[0]) for k in counts)
     for key, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0][0])):
         code = codes[key]
         rec = recoverable_text(code, lang) if code is not None else lab["unknown"]
         hexv = code.hex if code is not None and code.hex else f"0x{(key[1] or 0) & 0xFFFFFFFF:08X}"
-        out.append(f"  {n:>7}  {key[0]:<{width}}  {hexv}  {lab['recoverable']}: {rec}")
+        out.append(f"  {n:>7}  {key[0]:<{width}}  {hexv}  {lab['recoverable'].lower()}: {rec}")
     return "\n".join(out)
 
 

@@ -4,8 +4,10 @@ Generates a log under ``bench/_work/`` (ordinary CANN-style lines, one line in
 ``--every`` carrying a code in one of the real formats), then in the same run:
 
 * ``grep -cE PATTERN`` with an ERE equivalent to the scanner's rules;
-* ``llmstatus scan --json FILE`` as a whole process (output to /dev/null);
-* ``scan_stream`` in-process (the engine alone);
+* ``llmstatus scan --json FILE`` as a whole process (output to /dev/null); for a
+  file this large it cuts the file into chunks scanned by one process per CPU
+  (sphinx_llmstatus/scan/parallel.py), while grep uses one CPU;
+* ``scan_stream`` in-process (the engine alone, one process, as for a pipe);
 
 prints MB/s and the ratios (bar: ours >= 0.5x grep), then streams ``--rss-gb``
 GB through ``llmstatus scan -`` and reports its peak RSS from

@@ -171,3 +171,42 @@ def test_rules_come_from_the_registry(tmp_path):
     reg = load_registry([extra])
     assert [h.code.name for h in scan_text("ret = 0x5010B0FE; LLM_CUSTOM_THING", registry=reg)] == ["LLM_CUSTOM_THING"] * 2
     assert [h.code for h in scan_text("ret = 0x5010B0FE")] == [None]
+
+
+# -- several processes for a large file -------------------------------------------------
+
+def _hit_keys(hits):
+    return [(h.line_no, h.start, h.token, h.code.name if h.code else None, h.line) for h in hits]
+
+
+@pytest.mark.parametrize("chunk", [1 << 12, 1 << 14, 50_000])
+def test_parallel_scan_gives_the_sequential_hits_in_order(tmp_path, chunk):
+    from sphinx_llmstatus.scan import scan_stream
+    from sphinx_llmstatus.scan.parallel import scan_file
+
+    lines = []
+    for i in range(20000):
+        if i % 97 == 0:
+            lines.append(f"[ERROR] LinkLlmClusters failed, ret = 1343270921 #{i}")
+        elif i % 131 == 0:
+            lines.append(f"llm_datadist.status.LLMException: [link] failed, error code is LLMStatusCode.LLM_TIMEOUT, {i}.")
+        else:
+            lines.append(f"INFO ordinary line {i} request_id=cmpl-9f05010b0091ac2e77d1 status ok")
+    path = tmp_path / "big.log"
+    path.write_text("\n".join(lines) + "\n")
+    with open(path, "rb") as fh:
+        expected = _hit_keys(scan_stream(fh))
+    hits = scan_file(str(path), workers=2, min_bytes=0, chunk_bytes=chunk)
+    assert hits is not None
+    assert _hit_keys(hits) == expected and len(expected) > 300
+
+
+def test_parallel_scan_declines_small_files_and_uncuttable_lines(tmp_path):
+    from sphinx_llmstatus.scan.parallel import scan_file
+
+    small = tmp_path / "small.log"
+    small.write_text("ret = 1343270921\n")
+    assert scan_file(str(small), workers=2) is None
+    one_line = tmp_path / "one.log"
+    one_line.write_bytes(b"x" * (10 << 20) + b" ret = 1343270921\n")
+    assert scan_file(str(one_line), workers=2, min_bytes=0, chunk_bytes=1 << 16) is None

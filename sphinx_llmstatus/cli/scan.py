@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import sys
 from argparse import Namespace
 from collections import Counter
@@ -47,7 +49,7 @@ def scan_files(files: list[str], args: Namespace, registry: Registry) -> int:
         try:
             with _open(path) as stream:
                 scanned += 1
-                for before, hits, after in _groups(stream, args, registry):
+                for before, hits, after in _groups(stream, args, registry, path):
                     for hit in hits:
                         key = text.summary_key(hit)
                         counts[key] += 1
@@ -64,12 +66,22 @@ def scan_files(files: list[str], args: Namespace, registry: Registry) -> int:
     return 2 if unreadable else 1 if failure else 0
 
 
-def _groups(stream: BinaryIO, args: Namespace, registry: Registry) -> Iterator[tuple[list, list, list]]:
+def _groups(stream: BinaryIO, args: Namespace, registry: Registry,
+            path: str) -> Iterator[tuple[list, list, list]]:
     if args.context:
         yield from scan_with_context(stream, args.context, registry=registry, include_success=args.all)
-    else:
-        for hit in scan_stream(stream, registry=registry, include_success=args.all):
-            yield [], [hit], []
+        return
+    hits = None
+    # A large plain file on disk (not a pipe, not re-encoded UTF-16) is cut into
+    # chunks that several processes scan at once (scan/parallel.py).
+    if path != "-" and isinstance(getattr(stream, "raw", None), io.FileIO) and os.path.isfile(path):
+        from ..scan.parallel import scan_file
+
+        hits = scan_file(path, registry=registry, include_success=args.all)
+    if hits is None:
+        hits = scan_stream(stream, registry=registry, include_success=args.all)
+    for hit in hits:
+        yield [], [hit], []
 
 
 def _render(before: list, hits: list, after: list, args: Namespace, lang: str, color: bool,

@@ -112,7 +112,6 @@ class Matcher:
     def hits(self, line: str, line_no: int, include_success: bool = False) -> Iterator[Hit]:
         """Every hit on one decoded line (no line ending), left to right."""
         for m in self.pattern.finditer(line):
-            kind = m.lastgroup
             code: StatusCode | None
             if m.group("repr") is not None:
                 start, end = m.span("repr")
@@ -140,7 +139,6 @@ class Matcher:
                 if not _has_layout(value):
                     continue
                 code = self.registry.by_value(value)
-            del kind
             token = line[start:end]
             if code is not None and code.is_success and not include_success:
                 continue

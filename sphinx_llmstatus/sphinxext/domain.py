@@ -15,7 +15,6 @@ from typing import Any
 
 from docutils import nodes
 from docutils.nodes import Element
-from sphinx import addnodes
 from sphinx.addnodes import pending_xref
 from sphinx.builders import Builder
 from sphinx.domains import Domain, ObjType

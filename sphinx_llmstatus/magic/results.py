@@ -221,35 +221,19 @@ class ListResult(Result):
 
 
 def hit_api(hit: Any, forced: str | None = None) -> str | None:
-    """Which API an occurrence most likely comes from.
+    """Which API's remedy to show for an occurrence.
 
-    ``forced`` (``--api``) wins when the code has that API. Otherwise
-    ``LLMStatusCode.X`` (``str()``/``repr()`` of the Python enum) is Python, a
-    bare number is C++ (C++ callers print ``ret = ...``), and a bare name is
-    the API whose spelling it is, Python first.
+    ``forced`` (``--api``) wins when the code has that API; else the API the
+    scanner read from the token's form (:attr:`sphinx_llmstatus.scan.Hit.api`);
+    a bare name both APIs spell alike gets the first API that has the code
+    (Python first).
     """
     code = hit.code
     if code is None:
         return None
     if forced and code.view(forced) is not None:
         return forced
-    if getattr(hit, "api", None):  # the shared scanner's own reading of the token's form
-        return hit.api
-    token = str(hit.token)
-    if "LLMStatusCode" in token:
-        order = ("python", "cpp")
-    elif token.strip().lstrip("+-").replace("0x", "").replace("0X", "").isalnum() and any(
-        ch.isdigit() for ch in token
-    ) and not any(ch == "_" for ch in token):
-        order = ("cpp", "python")
-    else:
-        up = token.upper()
-        order = ("cpp", "python") if code.cpp and code.cpp.name == up and (
-            not code.python or code.python.name != up) else ("python", "cpp")
-    for api in order:
-        if code.view(api) is not None:
-            return api
-    return None
+    return hit.api or code.views[0].api
 
 
 class ScanResult(Result):
@@ -343,12 +327,11 @@ class ScanResult(Result):
         )
 
     def text(self) -> str:
-        from ..render.labels import label
+        from ..render.labels import label, scan_title
         from ..render.text import plain
 
-        title = label("hits", self.lang, n=len(self.hits), lines=self.lines)
-        if not self.include_success:
-            title += f" ({label('success_hidden', self.lang)})"
+        title = scan_title(self.lang, total=len(self.hits), lines=self.lines,
+                           success_hidden=not self.include_success)
         out = [title]
         if not self.hits:
             out.append(label("no_codes", self.lang))

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..registry.model import StatusCode
-from .labels import LABELS, label
+from .labels import LABELS, label, scan_title
 
 _BACKTICK_RE = re.compile(r"`([^`]+)`")
 
@@ -224,9 +224,7 @@ def hits_table(
     many are not shown); ``counts`` is ``(name, n)`` in display order;
     ``lines`` is the number of lines scanned.
     """
-    title = label("hits", lang, n=total, lines=lines)
-    if success_hidden:
-        title += f" ({label('success_hidden', lang)})"
+    title = scan_title(lang, total=total, lines=lines, success_hidden=success_hidden)
     parts = [f'<div class="llmstatus llmstatus-scan" style="{_BOX}"><div><b>{esc(title)}</b></div>']
     if not total:
         parts.append(f"<div>{esc(label('no_codes', lang))}</div></div>")

@@ -115,3 +115,9 @@ def label(key: str, lang: str, **fmt: object) -> str:
     """The word ``key`` in ``lang``, formatted with ``fmt`` when given."""
     text = labels(lang)[key]
     return text.format(**fmt) if fmt else text
+
+
+def scan_title(lang: str, *, total: int, lines: int, success_hidden: bool) -> str:
+    """The heading of a scan report: occurrences, lines scanned, and whether success codes were hidden."""
+    title = label("hits", lang, n=total, lines=lines)
+    return f"{title} ({label('success_hidden', lang)})" if success_hidden else title

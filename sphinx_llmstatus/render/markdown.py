@@ -13,9 +13,9 @@ import html
 import re
 from collections.abc import Iterable, Sequence
 
-from ..registry.model import StatusCode
+from ..registry.model import RECOVERABLE_VALUES, StatusCode
 from .html import HitRow
-from .labels import label
+from .labels import label, scan_title
 
 _BACKTICK_RE = re.compile(r"`([^`]+)`")
 # Inline Markdown syntax; block markers (#, -, +, =, !) only matter at the start
@@ -122,9 +122,7 @@ def hits_table(
     success_hidden: bool,
 ) -> str:
     """A log-scan report as Markdown (same content as :func:`..html.hits_table`)."""
-    title = label("hits", lang, n=total, lines=lines)
-    if success_hidden:
-        title += f" ({label('success_hidden', lang)})"
+    title = scan_title(lang, total=total, lines=lines, success_hidden=success_hidden)
     out = [f"**{esc(title)}**", ""]
     if not total:
         return "\n".join(out + [esc(label("no_codes", lang))]) + "\n"
@@ -135,7 +133,7 @@ def hits_table(
         out.append(
             _row(
                 [esc(row.line_no), _code(row.line), _code(name), esc(label(row.recoverable, lang)
-                 if row.recoverable in ("yes", "no", "n/a", "unknown") else row.recoverable), rich(row.remedy)]
+                 if row.recoverable in RECOVERABLE_VALUES else row.recoverable), rich(row.remedy)]
             )
         )
     if total > len(rows):

@@ -94,8 +94,14 @@ SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 REG = default_registry()
 
 
-def _texts(view, lang):
-    return view.meaning.get(lang) + "\n" + view.remedy.get(lang)
+def assert_names_and_facts(view, api_names, facts):
+    """Both languages name every API name (in backticks) and keep every fact of the vendor row."""
+    for lang in ("en", "zh"):
+        text = view.meaning.get(lang) + "\n" + view.remedy.get(lang)
+        for api_name in api_names:
+            assert f"`{api_name}" in text, (view.name, lang, api_name)
+        for fact in facts:
+            assert fact in text, (view.name, lang, fact)
 
 
 def test_counts():
@@ -112,12 +118,7 @@ def test_python_row(name):
     assert view is not None and view.name == name and view.documented
     assert view.source.key == "python-page"
     assert view.recoverable == recoverable
-    for lang in ("en", "zh"):
-        text = _texts(view, lang)
-        for api_name in api_names:
-            assert f"`{api_name}" in text, (name, lang, api_name)
-        for fact in facts:
-            assert fact in text, (name, lang, fact)
+    assert_names_and_facts(view, api_names, facts)
 
 
 @pytest.mark.parametrize("name", CPP_ROWS)
@@ -128,12 +129,7 @@ def test_cpp_row(name):
     assert view is not None and view.name == name and view.documented
     assert view.source.key == "cpp-page" and view.source.url.endswith("llmcrv1_42_27.html")
     assert code.value == value and view.recoverable == recoverable
-    for lang in ("en", "zh"):
-        text = _texts(view, lang)
-        for api_name in api_names:
-            assert f"`{api_name}" in text, (name, lang, api_name)
-        for fact in facts:
-            assert fact in text, (name, lang, fact)
+    assert_names_and_facts(view, api_names, facts)
 
 
 @pytest.mark.parametrize("name,value", VALUES.items())

@@ -45,6 +45,7 @@ def _dump(entries: list[dict[str, Any]]) -> None:
 def cmd_lookup(args: Namespace, registry: Registry) -> int:
     from ..registry.lookup import UnknownStatusCode, lookup
     from ..render import text
+    from ..render.labels import label
 
     lang, color = lang_of(args), use_color(args)
     status = EXIT_OK
@@ -70,7 +71,8 @@ def cmd_lookup(args: Namespace, registry: Registry) -> int:
     for query, matches in found:
         head = ""
         if len(matches) > 1:
-            head = text.style(f"{query}: {len(matches)} " + ("种含义" if lang == "zh" else "meanings"), "bold", color=color) + "\n"
+            heading = label("query_meanings", lang, query=query, n=len(matches))
+            head = text.style(heading, "bold", color=color) + "\n"
         blocks.append(head + "\n\n".join(text.card(m.code, lang, m.reading, color) for m in matches))
     if blocks:
         sys.stdout.write("\n\n".join(blocks) + "\n")

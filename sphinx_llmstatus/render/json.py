@@ -10,14 +10,14 @@ TYPE_CHECKING = False  # no typing import at run time: the command must start fa
 if TYPE_CHECKING:
     from typing import Any
 
-from ..registry.model import APIS, StatusCode
+from ..registry.model import StatusCode
 
 if TYPE_CHECKING:  # the scanner is not needed to render a code
     from ..scan.hit import Hit
 
 
 def _per_api(code: StatusCode, get: Any) -> dict[str, Any]:
-    return {api: get(code.view(api)) for api in APIS if code.view(api) is not None}
+    return {view.api: get(view) for view in code.views}
 
 
 def entry_dict(code: StatusCode, lang: str) -> dict[str, Any]:

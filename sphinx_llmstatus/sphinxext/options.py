@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
+from .config import normalise_lang
 from .diagnostics import Subtype, warn
 
 API_CHOICES = {"python": ("python",), "cpp": ("cpp",), "both": ("python", "cpp")}
@@ -35,11 +36,8 @@ def api_option(argument: str | None) -> tuple[str, ...] | BadValue:
 
 def lang_option(argument: str | None) -> str | BadValue:
     """``en`` or ``zh`` (``zh_CN``, ``zh-TW``, ``en_US``... map to ``zh``/``en``)."""
-    value = (argument or "").strip().lower().replace("-", "_")
-    for lang in ("zh", "en"):
-        if value == lang or value.startswith(lang + "_"):
-            return lang
-    return _bad(value, ("en", "zh"))
+    value = (argument or "").strip()
+    return normalise_lang(value) or _bad(value.lower(), ("en", "zh"))
 
 
 def recoverable_option(argument: str | None) -> str | BadValue:

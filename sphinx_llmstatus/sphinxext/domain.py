@@ -151,7 +151,8 @@ class LLMDomain(Domain):
         except UnknownStatusCode:
             return None
 
-    def _target(self, name: str) -> tuple[str, str] | None:
+    def target_of(self, name: str) -> tuple[str, str] | None:
+        """``(docname, node id)`` of the project's target for code ``name``: its entry, else a table row."""
         found = self.entries.get(name) or self.rows.get(name)
         return (found[0], found[1]) if found else None
 
@@ -193,7 +194,7 @@ class LLMDomain(Domain):
         node: pending_xref, contnode: Element,
     ) -> list[tuple[str, Element]]:
         name = self._canonical(target)
-        where = self._target(name) if name else None
+        where = self.target_of(name) if name else None
         if where is None:
             return []
         return [("llm:status", self._refnode(builder, fromdocname, name, where, contnode))]
@@ -235,13 +236,11 @@ def fallback_reference(app: Any, env: BuildEnvironment, node: pending_xref,
     url = None
     if code is not None and template:
         if template == "vendor":
-            url = (code.python or code.cpp).source.url
+            url = code.views[0].source.url
         else:
             url = template.format(name=code.name, value=code.value, hex=code.hex or "")
     if url:
-        lang = registry_lang(env.config)
-        view = code.python or code.cpp
-        title = f"{code.name}: {view.meaning.get(lang)}"
+        title = env.get_domain("llm").title(code.name)  # type: ignore[attr-defined]
         ref = nodes.reference("", "", internal=False, refuri=url, reftitle=title,
                               classes=["llmstatus-external"])
         ref += contnode

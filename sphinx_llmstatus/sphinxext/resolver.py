@@ -52,7 +52,7 @@ class LocalStatusReferences(SphinxPostTransform):
                 continue
             fromdoc = literal.attributes.pop("refdoc", current)
             del literal[REF_ATTR]
-            found = entries.get(name) or rows.get(name)
+            found = domain.target_of(name)
             if found is None or not self._link(literal, fromdoc, found[0], found[1],
                                                domain.title(name), wrap=True):
                 # intersphinx, then the fallback URL: the standard resolver's job

@@ -19,11 +19,6 @@ _PY_PREFIX = {"link_clusters": "[link]", "unlink_clusters": "[unlink]", "pull_bl
 _LINK_FUNCS = {"link_clusters", "unlink_clusters"}
 
 
-def number_forms(code: StatusCode) -> list[str]:
-    """Every way a log or a ticket writes the number (the registry's ``number_forms``)."""
-    return list(code.number_forms)
-
-
 def _py_prefix(code: StatusCode) -> str:
     funcs = code.python.functions if code.python else ()
     for func in funcs:
@@ -82,7 +77,7 @@ def _logs_section(code: StatusCode) -> str:
 def code_page(code: StatusCode) -> str:
     """MyST source of ``codes/<NAME>.md``; the entry itself is the extension's directive."""
     names = ", ".join(f"`{s}`" for s in code.spellings)
-    numbers = ", ".join(f"`{n}`" for n in number_forms(code))
+    numbers = ", ".join(f"`{n}`" for n in code.number_forms)
     apis = []
     if code.python:
         apis.append(f"Python `LLMStatusCode.{code.python.name}`")

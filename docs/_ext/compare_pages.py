@@ -36,7 +36,7 @@ def differences(registry: Registry) -> str:
     codes = list(registry)
     both = [c for c in codes if c.python and c.cpp]
     renamed = [c for c in both if "name" in c.disagreements]
-    recov = [c for c in both if c.python.recoverable != c.cpp.recoverable]
+    recov = [c for c in both if "recoverable" in c.disagreements]
     remedy = [c for c in both if "remedy" in c.disagreements]
     py_only = [c for c in codes if c.python and not c.cpp]
     cpp_only = [c for c in codes if c.cpp and not c.python]

@@ -473,9 +473,9 @@ class _Builder:
 
             self._keys(name, field, item, _SETTING_KEYS)
             setting_name = item.get("name")
-            if not _short(setting_name):
+            if not isinstance(setting_name, str) or not _short(setting_name):
                 raise fail("name", f"missing, or not a string of at most {_SHORT_MAX} characters")
-            api = item.get("api")
+            api: str | None = item.get("api")
             if api is not None and api not in APIS:
                 raise fail("api", f"must be one of {', '.join(APIS)} (or left out)")
             if (setting_name, api) in seen:

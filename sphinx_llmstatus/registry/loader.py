@@ -245,8 +245,9 @@ class _Builder:
         codes = [self._code(name, raw, sources) for name, raw in self.codes.items()]
         self._check_unique(codes)
         known = {s.upper() for c in codes for s in c.spellings}
+        api_names = {n for c in codes for v in c.views for n in v.api_names}
         for code in codes:
-            self._check_references(code, known)
+            self._check_references(code, known, api_names)
         codes.sort(key=_sort_key)
         canonical = {s.upper(): c for c in codes for s in c.spellings}
         symptoms = tuple(self._symptom(raw, file, entry, sources, canonical)
@@ -557,7 +558,7 @@ class _Builder:
             if other != code.name:
                 raise self._fail(code.name, "value", f"duplicate value {code.value:#x}: also {other}")
 
-    def _check_references(self, code: StatusCode, known: set[str]) -> None:
+    def _check_references(self, code: StatusCode, known: set[str], api_names: set[str]) -> None:
         for related in code.related:
             if related.upper() not in known:
                 raise self._fail(code.name, "related", f"{related!r} is not a code of the registry")
@@ -581,12 +582,14 @@ class _Builder:
                             code.name, f"{view.api}.remedy.{lang}",
                             f"names no `{api_name}`, which the entry lists",
                         )
-        # Causes, readings, settings and framework notes may also name the
-        # code's settings and their own `terms` in backticks; nothing else.
+        # Causes, readings, settings and framework notes may name in backticks
+        # any API name some view of the registry lists (so that an override that
+        # trims one view's lists does not break the packaged causes), the code's
+        # settings and their own `terms`; nothing else.
         setting_names = {s.name for s in code.settings}
-        all_api_names = {n for v in code.views for n in v.api_names}
+        all_api_names = api_names
         for view in code.views:
-            allowed = set(view.api_names) | setting_names
+            allowed = api_names | setting_names
             for i, cause in enumerate(view.causes, 1):
                 field = f"{view.api}.causes[{i}]"
                 _check_backticks({k: getattr(cause, k) for k in ("when", "check", "fix")},

@@ -70,7 +70,7 @@ class _Parser(argparse.ArgumentParser):
     are built with this class too.
     """
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("formatter_class", _Formatter)
         super().__init__(*args, **kwargs)
         self._negative_number_matcher = re.compile(r"^-(?:\d+|\d*\.\d+|0[xX][0-9A-Fa-f]+)$")

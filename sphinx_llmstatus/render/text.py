@@ -225,7 +225,7 @@ def summary(counts: Mapping[tuple[str, int | None], int], codes: Mapping[tuple[s
     """
     if not counts:
         return label("No LLM DataDist status code found.", lang)
-    failures = sum(n for k, n in counts.items() if not (codes[k] is not None and codes[k].is_success))
+    failures = sum(n for k, n in counts.items() if not ((code := codes[k]) is not None and code.is_success))
     out = [style(label("Summary", lang), "bold", color=color) + ": "
            + label("{n} occurrence(s) of {k} code(s), {f} failure(s)", lang,
                    n=sum(counts.values()), k=len(counts), f=failures)]

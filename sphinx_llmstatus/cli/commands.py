@@ -60,8 +60,8 @@ def cmd_lookup(args: Namespace, registry: Registry, fmt: Format) -> int:
             found, failures = [(whole, lookup(whole, registry))], []
         except UnknownStatusCode:
             pass
-    for exc in failures:
-        error(exc.reason())
+    for failure in failures:
+        error(failure.reason())
         status = EXIT_FOUND
     write(sys.stdout, fmt.lookup(found))
     return status

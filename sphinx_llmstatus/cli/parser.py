@@ -104,7 +104,7 @@ def _lookup_arguments(parser: argparse.ArgumentParser) -> None:
              "a pybind constant (kLinKFailed), hex (0x5010B009, 5010b009) or decimal, also -1")
 
 
-def _sub(sub, name: str, **kwargs) -> argparse.ArgumentParser:  # type: ignore[no-untyped-def]
+def _sub(sub, name: str, **kwargs) -> argparse.ArgumentParser:
     parser = sub.add_parser(name, **kwargs)
     _output_options(parser, defaults=False)
     return parser

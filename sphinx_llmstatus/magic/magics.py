@@ -8,7 +8,7 @@ IPython shows as one line with no traceback.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class, no_var_expand
@@ -98,7 +98,7 @@ class LLMStatusMagics(Magics):
             if key not in traits:
                 continue
             try:
-                traits[key].validate(self, value)
+                cast(Any, traits[key]).validate(self, value)  # every concrete trait type has validate()
             except TraitError as exc:
                 dropped.append((key, str(exc)))
                 for config in (cfg, getattr(self.shell, "config", None), self.config):
@@ -208,7 +208,7 @@ class LLMStatusMagics(Magics):
               "codes in its message and traceback.")
     @argument("--hook", choices=("on", "off"),
               help="Turn on/off a one-line hint printed after tracebacks that carry a status code.")
-    @line_magic("llmstatus")
+    @line_magic("llmstatus")  # type: ignore[arg-type]  # IPython types the named form as taking Never
     def llmstatus_line(self, line: str = "") -> Any:
         """Explain CANN LLM DataDist status codes.
 
@@ -262,7 +262,7 @@ class LLMStatusMagics(Magics):
               "or the LLMStatusMagics.lang setting).")
     @argument("--limit", type=int, metavar="N",
               help="Display at most N occurrences (default: the max_rows setting; 0: all).")
-    @cell_magic("llmstatus")
+    @cell_magic("llmstatus")  # type: ignore[arg-type]  # (as above)
     def llmstatus_cell(self, line: str, cell: str) -> ScanResult:
         """Find every LLM DataDist status code in a pasted log.
 

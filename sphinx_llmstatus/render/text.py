@@ -128,7 +128,7 @@ def card(code: StatusCode, lang: str, reading: str | None = None, color: bool = 
 
 
 def _sources(sources: Iterable[Source], lang: str) -> str:
-    return "; ".join(f"{terminal_safe(s.title.get(lang))} <{terminal_safe(s.url)}>" for s in sources)
+    return "; ".join(f"{terminal_safe(s.title.get(lang))} ({terminal_safe(s.url)})" for s in sources)
 
 
 def _checklist(code: StatusCode, lang: str, color: bool) -> list[str]:

@@ -42,6 +42,7 @@ SCHEMA_VERSION = 1
 
 _NAME_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
 _BACKTICK_RE = re.compile(r"`([^`]+)`")
+_HEXLIKE_RE = re.compile(r"^(?:0X)?[0-9A-F]+$")  # an alias like DEADBEEF would shadow a hex number
 _CODE_KEYS = {"name", "value", "related", "aliases", "note", "python", "cpp"}
 _VIEW_KEYS = {
     "name", "documented", "source", "recoverable", "meaning", "remedy",
@@ -93,6 +94,48 @@ def parse_toml(path: str, data: bytes) -> dict[str, Any]:
         raise RegistryError(path, f"invalid TOML: {exc}") from None
     except RecursionError:
         raise RegistryError(path, "invalid TOML: nested too deeply") from None
+    except ValueError as exc:  # int() past sys.get_int_max_str_digits(): tomllib lets it through
+        entry, field = _locate_huge_integer(data.decode("utf-8", "replace"))
+        raise RegistryError(path, f"integer too large ({exc})", entry=entry, field=field) from None
+
+
+_TABLE_HEADER_RE = re.compile(r"^\s*\[(\[?)\s*([^\]]+?)\s*\]")
+_KEY_VALUE_RE = re.compile(r"^\s*([A-Za-z0-9_.\-\"' ]+?)\s*=\s*(.*)")
+_NAME_VALUE_RE = re.compile(r"^\s*name\s*=\s*[\"']([^\"']*)[\"']")
+
+
+def _locate_huge_integer(text: str) -> tuple[str | None, str | None]:
+    """``(entry, field)`` of the first integer too long for ``int()``: a line scan, linear in the text."""
+    import sys
+
+    limit = sys.get_int_max_str_digits() or 4300
+    section, entry, index = "", None, 0
+    for line in text.splitlines():
+        header = _TABLE_HEADER_RE.match(line)
+        if header:
+            section = header.group(2)
+            if header.group(1) and section == "code":
+                index += 1
+                entry = f"[[code]] #{index}"
+            elif section.startswith("sources."):
+                entry = section
+            continue
+        named = _NAME_VALUE_RE.match(line)
+        if named and section == "code":
+            entry = named.group(1) or entry
+        found = _KEY_VALUE_RE.match(line)
+        if found and sum(c.isdigit() for c in found.group(2)) > limit:
+            prefix = section.removeprefix("code").lstrip(".") if section.startswith("code") else ""
+            return entry, f"{prefix}.{found.group(1)}" if prefix else found.group(1)
+    return None, None
+
+
+def _shown(value: Any) -> str:
+    """``repr(value)`` for an error message, bounded: huge integers and long strings are summarised."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"an integer of {value.bit_length()} bits"
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def read_toml(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -133,12 +176,13 @@ class _Builder:
         self.origin: dict[tuple[str, str], str] = {}  # (name, field path) -> file
         self.defined_in: dict[str, str] = {}
         self.file_order: dict[str, int] = {}  # file -> position in load order
+        self.overridden: set[tuple[str, str]] = set()  # (canonical name, file) of overrides
 
     def add(self, doc: Mapping[str, Any], file: str) -> None:
         self.file_order.setdefault(file, len(self.file_order))
         schema = doc.get("schema", SCHEMA_VERSION)
         if type(schema) is not int or schema != SCHEMA_VERSION:
-            raise RegistryError(file, f"unsupported schema {schema!r} (expected {SCHEMA_VERSION})", field="schema")
+            raise RegistryError(file, f"unsupported schema {_shown(schema)} (expected {SCHEMA_VERSION})", field="schema")
         unknown = set(doc) - {"schema", "sources", "code"}
         if unknown:
             raise RegistryError(file, f"unknown top-level key(s): {', '.join(sorted(unknown))}")
@@ -149,6 +193,9 @@ class _Builder:
             if not isinstance(raw, dict):
                 raise RegistryError(file, "must be a table", entry=f"sources.{key}")
             merged = {**self.sources.get(key, {}), **raw}
+            old_title, new_title = self.sources.get(key, {}).get("title"), raw.get("title")
+            if isinstance(old_title, dict) and isinstance(new_title, dict):
+                merged["title"] = {**old_title, **new_title}  # title.en alone keeps title.zh
             self.sources[key] = merged
             self.source_files[key] = file
         codes = doc.get("code", [])
@@ -170,6 +217,11 @@ class _Builder:
         canonical = self.aliases.get(name.upper())
         if canonical is not None and self.defined_in[canonical] == file:
             raise RegistryError(file, f"duplicate name {name!r} (already defined in this file)", entry=name, field="name")
+        if canonical is not None:
+            if (canonical, file) in self.overridden:
+                raise RegistryError(file, f"{name!r} is overridden twice in this file (merge the two [[code]] tables)",
+                                    entry=name, field="name")
+            self.overridden.add((canonical, file))
         if canonical is None:
             canonical = name
             self.codes[canonical] = {}
@@ -231,8 +283,9 @@ class _Builder:
         if kind not in ("page", "source"):
             raise RegistryError(file, "must be 'page' or 'source'", entry=entry, field="kind")
         url = raw.get("url")
-        if not isinstance(url, str) or not url.startswith(("https://", "http://")):
-            raise RegistryError(file, "must be an http(s) URL", entry=entry, field="url")
+        if not isinstance(url, str) or not _is_http_url(url):
+            raise RegistryError(file, "must be an http(s) URL without spaces or control characters",
+                                entry=entry, field="url")
         title = _text(raw.get("title"), lambda f, r: RegistryError(file, r, entry=entry, field=f), "title")
         return Source(key=key, api=api, kind=kind, title=title, url=url)
 
@@ -243,7 +296,7 @@ class _Builder:
         if isinstance(value, bool) or not isinstance(value, int):
             raise self._fail(name, "value", "missing or not an integer")
         if not -(2**31) <= value < 2**32:
-            raise self._fail(name, "value", f"{value} does not fit in 32 bits")
+            raise self._fail(name, "value", f"{_shown(value)} does not fit in 32 bits")
         views = {}
         for api in APIS:
             if api in raw:
@@ -287,7 +340,7 @@ class _Builder:
         source_key = raw.get("source")
         source = sources.get(source_key) if isinstance(source_key, str) else None
         if source is None:
-            raise fail("source", f"{source_key!r} is not a key of [sources] ({', '.join(sorted(sources))})")
+            raise fail("source", f"{_shown(source_key)} is not a key of [sources] ({', '.join(sorted(sources))})")
         if source.api != api:
             source_file = self.source_files[source.key]
             if self.file_order[source_file] > self.file_order[self._where(name, f"{api}.source")]:
@@ -299,7 +352,7 @@ class _Builder:
             raise fail("source", "a documented row must cite a vendor page (kind = 'page')")
         recoverable = raw.get("recoverable")
         if recoverable not in RECOVERABLE_VALUES:
-            raise fail("recoverable", f"{recoverable!r} is not one of {', '.join(RECOVERABLE_VALUES)}")
+            raise fail("recoverable", f"{_shown(recoverable)} is not one of {', '.join(RECOVERABLE_VALUES)}")
         if documented and recoverable == "unknown":
             raise fail("recoverable", "a documented row must say yes, no or n/a")
         lists = {}
@@ -321,11 +374,19 @@ class _Builder:
             **lists,
         )
 
-    def _check_unique(self, codes: Iterable[StatusCode]) -> None:
+    def _check_unique(self, codes: list[StatusCode]) -> None:
         names: dict[str, str] = {}
         values: dict[int, str] = {}
+        numbers = {form.upper(): code.name for code in codes for form in code.number_forms}
         for code in codes:
+            for alias in code.aliases:
+                if not _NAME_RE.match(alias) or _HEXLIKE_RE.match(alias):
+                    raise self._fail(code.name, "aliases", f"alias {_shown(alias)} is not an upper-case "
+                                     "identifier such as LLM_LINK_FAILED (letters, digits, _; not a number)")
             for spelling in code.spellings:
+                if spelling.upper() in numbers:
+                    raise self._fail(code.name, "aliases" if spelling in code.aliases else "name",
+                                     f"spelling {spelling!r} is also a number form of {numbers[spelling.upper()]}")
                 other = names.setdefault(spelling.upper(), code.name)
                 if other != code.name:
                     raise self._fail(code.name, "name", f"spelling {spelling!r} is also used by {other}")
@@ -357,6 +418,16 @@ class _Builder:
                             code.name, f"{view.api}.remedy.{lang}",
                             f"names no `{api_name}`, which the entry lists",
                         )
+
+
+_UNSAFE_URL_CHAR_RE = re.compile(r"[\x00-\x20\x7f-\x9f\"'<>\\`]")
+
+
+def _is_http_url(url: str) -> bool:
+    """An absolute http(s) URL with a host and no whitespace, control or quoting characters."""
+    scheme, sep, rest = url.partition("://")
+    return bool(sep) and scheme.lower() in ("http", "https") and bool(rest) and \
+        not rest.startswith("/") and not _UNSAFE_URL_CHAR_RE.search(url)
 
 
 def _spellings(raw: Mapping[str, Any]) -> list[str]:

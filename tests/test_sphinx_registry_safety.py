@@ -10,6 +10,7 @@ element id unescaped.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import textwrap
@@ -82,11 +83,9 @@ def test_huge_integer_is_one_line_on_the_command(tmp_path):
 
 
 @pytest.mark.parametrize("url", ["javascript:alert(1)", "https://x/\njavascript:alert(1)", "https://x/a b",
-                                 "https://x/\x00", "ftp://x/", "https:///path", '"https://x/"><b>'])
+                                 "https://x/\x00", "ftp://x/", "https:///path"])
 def test_source_url_must_be_plain_http(tmp_path, url):
-    err = load_error(tmp_path, f'[sources.python-page]\nurl = {url!r}\n'.replace("'", '"')
-                     if "'" not in url and '"' not in url and "\n" not in url and "\x00" not in url
-                     else "[sources.python-page]\nurl = " + repr(url).replace("\\x00", "\\u0000") + "\n")
+    err = load_error(tmp_path, f"[sources.python-page]\nurl = {json.dumps(url)}\n")
     assert (err.entry, err.field) == ("sources.python-page", "url"), str(err)
 
 

@@ -696,11 +696,11 @@ def _str_list(raw: Mapping[str, Any], field: str, fail: Any) -> tuple[str, ...]:
     return tuple(value)
 
 
-_UNSAFE_URL_CHAR_RE = re.compile(r"[\x00-\x20\x7f-\x9f\"'<>\\`]")
+_UNSAFE_URL_CHAR_RE = re.compile(r"[\x00-\x20\x7f-\x9f]")  # quotes and <> are escaped where used
 
 
 def _is_http_url(url: str) -> bool:
-    """An absolute http(s) URL with a host and no whitespace, control or quoting characters."""
+    """An absolute http(s) URL with a host and no whitespace or control characters."""
     scheme, sep, rest = url.partition("://")
     return bool(sep) and scheme.lower() in ("http", "https") and bool(rest) and \
         not rest.startswith("/") and not _UNSAFE_URL_CHAR_RE.search(url)

@@ -113,8 +113,9 @@ class Renderer:
 
     # -- a code's entry ------------------------------------------------------------
 
-    def entry_body(self, code: StatusCode, apis: Sequence[str]) -> list[nodes.Node]:
-        """Meaning, note, per-API table, related codes and sources of one code."""
+    def entry_body(self, code: StatusCode, apis: Sequence[str],
+                   details: Sequence[nodes.Node] = ()) -> list[nodes.Node]:
+        """Meaning, note, per-API table (with sources), ``details`` (see :mod:`.details`), related codes."""
         views = [v for v in code.views if v.api in apis]
         out: list[nodes.Node] = []
         meanings = {v.meaning.get(self.lang) for v in views}
@@ -125,6 +126,7 @@ class Renderer:
             out.append(note)
         if views:
             out.append(self._api_table(code, views))
+        out.extend(details)
         if code.related:
             p = paragraph([nodes.strong("", self._("Related codes")), nodes.Text(": ")],
                           ["llmstatus-related"])

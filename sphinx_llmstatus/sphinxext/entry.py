@@ -18,10 +18,11 @@ from ..registry.lookup import UnknownStatusCode, lookup
 from ..registry.model import StatusCode
 from .config import settings
 from .content import Renderer
+from .details import SECTIONS, details
 from .diagnostics import Subtype, warn
 from .domain import LLMDomain
 from .labels import N_, label
-from .options import api_option, lang_option, option
+from .options import api_option, lang_option, option, sections_option
 from .state import doc_lang, get_registry, note_registry_dependency
 from .table import TABLE_OPTIONS, render_table
 
@@ -33,9 +34,10 @@ _API_LABEL = {"python": "Python", "cpp": "C++"}
 class StatusDirective(ObjectDescription[str]):
     """One code's entry: names per API, value, recoverable, meaning, remedy, related, source.
 
-    Options: ``:api: python|cpp|both``, ``:lang: en|zh``, ``:no-index:``
-    (``:noindex:``), ``:no-index-entry:``, ``:no-contents-entry:``. The body,
-    if any, is parsed as the author's own notes below the generated content.
+    Options: ``:api: python|cpp|both``, ``:lang: en|zh``, ``:sections:`` (which of
+    causes, settings, frameworks, reports to show; default all; ``none``),
+    ``:no-index:`` (``:noindex:``), ``:no-index-entry:``, ``:no-contents-entry:``.
+    The body, if any, is parsed as the author's own notes below the generated content.
     """
 
     required_arguments = 0
@@ -47,6 +49,7 @@ class StatusDirective(ObjectDescription[str]):
         **TABLE_OPTIONS,
         "api": api_option,
         "lang": lang_option,
+        "sections": sections_option,
     }
 
     code: StatusCode | None = None
@@ -121,7 +124,9 @@ class StatusDirective(ObjectDescription[str]):
             warn(f":api: {' '.join(apis)}: {code.name} exists only in the {has} API; showing that",
                  Subtype.option, location=self.get_location())
             apis = tuple(view.api for view in code.views)
-        content_node[0:0] = renderer.entry_body(code, apis)
+        views = [v for v in code.views if v.api in apis]
+        extra = details(renderer, code, views, option(self, "sections", SECTIONS))
+        content_node[0:0] = renderer.entry_body(code, apis, extra)
 
     def _toc_entry_name(self, sig_node: addnodes.desc_signature) -> str:
         return sig_node.get("fullname", "") or (self.code.name if self.code else "")

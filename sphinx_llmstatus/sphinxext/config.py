@@ -19,16 +19,8 @@ from weakref import WeakKeyDictionary
 from sphinx.application import Sphinx
 from sphinx.config import Config
 
+from ..render.lang import normalise_lang  # the one language resolver of every face
 from .diagnostics import Subtype, warn
-
-_LANGS = ("en", "zh")
-
-
-def normalise_lang(value: str) -> str | None:
-    """``zh``, ``zh_CN``, ``zh-TW``, ``zh-Hans`` -> ``zh``; ``en``, ``en_US`` -> ``en``; else None."""
-    base = value.strip().lower().replace("-", "_").partition("_")[0]
-    return base if base in _LANGS else None
-
 
 # -- URLs ---------------------------------------------------------------------------------
 

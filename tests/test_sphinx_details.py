@@ -95,7 +95,7 @@ def test_bad_sections_value_warns_and_shows_all(project):
 def test_chinese_headings_and_text(project, language):
     app = build(project, ".. llm-status:: LLM_TIMEOUT\n", language=language)
     dd = body(app)
-    assert [p.get_text() for p in dd.select("p.rubric")] == ["原因与排查", "相关设置", "各框架的处理", "公开报告中的案例"]
+    assert [p.get_text() for p in dd.select("p.rubric")] == ["原因与排查", "相关配置", "各框架的处理", "公开报告中的案例"]
     assert "解码端拉取时提示端仍在忙。" in dd.get_text()
 
 

@@ -22,11 +22,7 @@ class NameLinkTargets(SphinxPostTransform):
 
     default_priority = ReferencesResolver.default_priority + 10
 
-    def is_supported(self) -> bool:
-        fmt = self.env._builder_cls.format if hasattr(self.env, "_builder_cls") else self.app.builder.format
-        if fmt == "text":
-            return True
-        return fmt == "latex" and self.config.latex_show_urls in ("no", False, None)
+    formats: tuple[str, ...] = ("text",)
 
     def run(self, **kwargs: Any) -> None:
         for literal in list(self.document.findall(nodes.literal)):
@@ -40,6 +36,16 @@ class NameLinkTargets(SphinxPostTransform):
                 shown = nodes.reference(uri, uri, refuri=uri, internal=False)
                 _append_after(ref, [nodes.Text(" ("), shown, nodes.Text(")")])
 
+
+
+
+class NameLinkTargetsLatex(NameLinkTargets):
+    """The same for LaTeX, unless ``latex_show_urls`` already prints every URL."""
+
+    formats = ("latex",)
+
+    def is_supported(self) -> bool:
+        return super().is_supported() and self.config.latex_show_urls in ("no", False, None)
 
 
 def _append_after(node: nodes.Node, new: list[nodes.Node]) -> None:

@@ -20,7 +20,7 @@ from sphinx.util.typing import OptionSpec
 
 from ..registry.lookup import UnknownStatusCode, filter_codes, lookup
 from ..registry.model import StatusCode
-from .config import project_lang
+from .config import settings
 from .content import COLUMNS, DEFAULT_COLUMNS, Renderer
 from .diagnostics import Subtype, warn
 from .domain import LLMDomain, row_anchor
@@ -45,7 +45,7 @@ def render_table(directive: SphinxDirective) -> list[nodes.Node]:
     codes = _select_codes(registry, options, apis, recoverable, location)
     columns = _columns(options.get("columns"), location)
     lang = doc_lang(env, option(directive, "lang", None))
-    renderer = Renderer(env, registry, lang, project_lang(env.config))
+    renderer = Renderer(env, registry, lang, settings(env.config).project_lang)
 
     domain: LLMDomain = env.get_domain("llm")  # type: ignore[assignment]
     document = directive.state.document
@@ -111,7 +111,3 @@ class StatusTableDirective(SphinxDirective):
         note_registry_dependency(self.env)
         return render_table(self)
 
-
-def setup_table(app: Any) -> None:
-    LLMDomain.directives["table"] = StatusTableDirective
-    app.add_directive("llm-status-table", StatusTableDirective, override=True)

@@ -231,3 +231,30 @@ def test_differs_values_and_needs_both_pages(tmp_path):
     assert (err.entry, err.field) == ("LLM_LINK_FAILED", "differs")
     err = load_error(tmp_path, '[[code]]\nname = "LLM_ENGINE_FINALIZED"\ndiffers = ["remedy"]\n')
     assert "documented" in err.reason
+
+
+def test_an_override_that_replaces_settings_or_lists_keeps_packaged_causes_valid(tmp_path):
+    # Arrays replace: the packaged causes of LLM_TIMEOUT name settings and functions this
+    # override drops; names declared by any loaded file stay allowed in backticks.
+    reg = load_registry([write(tmp_path, '''
+        [sources.t]
+        kind = "issue"
+        title.en = "T"
+        title.zh = "T"
+        url = "https://example.org/t"
+        [[code]]
+        name = "LLM_TIMEOUT"
+        [code.python]
+        functions = []
+        modes = []
+        remedy.en = "Site advice."
+        remedy.zh = "本站建议。"
+        [[code.settings]]
+        name = "my_timeout"
+        kind = "option"
+        about.en = "Ours."
+        about.zh = "我们的。"
+        sources = ["t"]
+    ''')])
+    code = reg["LLM_TIMEOUT"]
+    assert [s.name for s in code.settings] == ["my_timeout"] and code.python.causes

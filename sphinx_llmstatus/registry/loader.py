@@ -200,6 +200,9 @@ class _Builder:
         self.file_order: dict[str, int] = {}  # file -> position in load order
         self.overridden: set[tuple[str, str]] = set()  # (canonical name, file) of overrides
         self.symptoms: dict[str, tuple[dict[str, Any], str, str]] = {}  # id -> (raw, file, entry)
+        # Every API and setting name any file declared, even if a later file replaced the list:
+        # an override that trims one list must not break another file's causes that name it.
+        self.declared: set[str] = set()
 
     def add(self, doc: Mapping[str, Any], file: str) -> None:
         self.file_order.setdefault(file, len(self.file_order))
@@ -268,6 +271,7 @@ class _Builder:
             self.codes[canonical] = {}
             self.defined_in[canonical] = file
         fields = {k: v for k, v in raw.items() if k != "name" or canonical == name}
+        self.declared.update(_declared_names(raw))
         self._merge(self.codes[canonical], fields, canonical, "", file)
         target = self.codes[canonical]
         target.setdefault("name", canonical)
@@ -297,7 +301,7 @@ class _Builder:
         codes = [self._code(name, raw, sources) for name, raw in self.codes.items()]
         self._check_unique(codes)
         known = {s.upper() for c in codes for s in c.spellings}
-        api_names = {n for c in codes for v in c.views for n in v.api_names}
+        api_names = {n for c in codes for v in c.views for n in v.api_names} | self.declared
         for code in codes:
             self._check_references(code, known, api_names)
         codes.sort(key=_sort_key)
@@ -593,7 +597,7 @@ class _Builder:
         terms = _str_list(raw, "terms", fail)
         check = _text(raw.get("check"), fail, "check")
         # Any code's setting may be named: a symptom often points at a knob of a code it hides.
-        allowed = set(terms) | {s.name for c in canonical.values() for s in c.settings}
+        allowed = set(terms) | {s.name for c in canonical.values() for s in c.settings} | self.declared
         _check_backticks({"check": check}, allowed, set(canonical), terms, fail)
         return Symptom(id=raw["id"], framework=framework, pattern=pattern, check=check,
                        sources=self._source_list(raw, sources, fail), likely=likely,
@@ -710,6 +714,22 @@ def _is_http_url(url: str) -> bool:
     scheme, sep, rest = url.partition("://")
     return bool(sep) and scheme.lower() in ("http", "https") and bool(rest) and \
         not rest.startswith("/") and not _UNSAFE_URL_CHAR_RE.search(url)
+
+
+def _declared_names(raw: Mapping[str, Any]) -> set[str]:
+    """API names (functions, options, modes) and setting names a raw [[code]] entry declares."""
+    out: set[str] = set()
+    for api in APIS:
+        view = raw.get(api)
+        if isinstance(view, dict):
+            for field in ("functions", "options", "modes"):
+                value = view.get(field)
+                if isinstance(value, list):
+                    out.update(v for v in value if isinstance(v, str))
+    settings = raw.get("settings")
+    if isinstance(settings, list):
+        out.update(s["name"] for s in settings if isinstance(s, dict) and isinstance(s.get("name"), str))
+    return out
 
 
 def _spellings(raw: Mapping[str, Any]) -> list[str]:

@@ -20,6 +20,7 @@ from .labels import CATALOG, LOCALE_DIR
 from .printing import NameLinkTargets
 from .resolver import CheckApiLinks, LocalStatusReferences
 from .role import setup_role
+from .searchfix import setup_searchfix
 from .state import validate_registry
 from .table import setup_table
 
@@ -48,6 +49,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_entry(app)
     setup_table(app)
     setup_role(app)
+    setup_searchfix(app)  # Chinese search on Sphinx 9.0 (sphinx-doc/sphinx#14229)
     app.add_domain(LLMDomain)
     app.add_post_transform(LocalStatusReferences)
     app.add_post_transform(NameLinkTargets)

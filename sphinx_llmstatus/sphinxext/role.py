@@ -60,6 +60,7 @@ class StatusRole(SphinxRole):
         literal["refdoc"] = env.docname
         if has_title:  # print formats name the code after a titled link (see printing.py)
             literal["llmstatus_target"] = code.name
+            literal["classes"].append("llmstatus-titled")  # reads as text (llmstatus.css)
         return [literal], []
 
 

@@ -20,7 +20,6 @@ import threading
 from pathlib import Path
 
 import pytest
-
 from test_site import built_site
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the 'test' extra")

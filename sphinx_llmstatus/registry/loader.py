@@ -289,7 +289,7 @@ class _Builder:
         if source is None:
             raise fail("source", f"{source_key!r} is not a key of [sources] ({', '.join(sorted(sources))})")
         if source.api != api:
-            source_file = self.source_files[source_key]
+            source_file = self.source_files[source.key]
             if self.file_order[source_file] > self.file_order[self._where(name, f"{api}.source")]:
                 # The later file changed the source's API: that is where to look.
                 raise RegistryError(source_file, f"is {source.api!r}, but {name} [code.{api}] cites this source",
@@ -311,11 +311,11 @@ class _Builder:
         meaning = _text(raw.get("meaning"), fail, "meaning")
         remedy = _text(raw.get("remedy"), fail, "remedy")
         return ApiView(
-            api=api,  # type: ignore[arg-type]
+            api=api,
             name=spelled,
             documented=documented,
             source=source,
-            recoverable=recoverable,  # type: ignore[arg-type]
+            recoverable=recoverable,
             meaning=meaning,
             remedy=remedy,
             **lists,
@@ -334,7 +334,7 @@ class _Builder:
                 raise self._fail(code.name, "value", f"duplicate value {code.value:#x}: also {other}")
 
     def _check_references(self, code: StatusCode, known: set[str]) -> None:
-        for i, related in enumerate(code.related):
+        for related in code.related:
             if related.upper() not in known:
                 raise self._fail(code.name, "related", f"{related!r} is not a code of the registry")
         for view in code.views:
@@ -406,7 +406,7 @@ def load_registry(extra_files: Iterable[str | os.PathLike[str]] = (), *, package
     if packaged:
         files.append(packaged_registry_path())
         builder.add(read_packaged(), files[-1])
-    for path in map(os.fspath, extra_files):
+    for path in (os.fspath(f) for f in extra_files):
         builder.add(read_toml(path), path)
         files.append(path)
     return builder.build(tuple(files))

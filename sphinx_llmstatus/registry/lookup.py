@@ -80,7 +80,7 @@ class UnknownStatusCode(LookupError):
             shown = self.query
             if self.layout is not None and hex_form.lower() != "0x" + self.query.lower().removeprefix("0x").zfill(8):
                 shown = f"{self.query} ({hex_form})"
-            if self.is_llm_layout:
+            if self.is_llm_layout and self.layout is not None:
                 msg = f"{shown} has the LLM DataDist layout but is not a known code ({self.layout.describe()})"
             elif self.family:
                 msg = f"{shown} is a {self.family} code, not an LLM DataDist status code"

@@ -36,7 +36,7 @@ class _Record:
     """Immutable record: positional or keyword construction in ``__slots__`` order,
     ``repr``, field-wise equality and hashing."""
 
-    __slots__ = ()
+    __slots__: tuple[str, ...] = ()
 
     _defaults: dict[str, object] = {}
 

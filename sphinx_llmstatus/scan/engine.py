@@ -182,7 +182,7 @@ def scan_with_context(
             if raw.endswith(b"\r"):
                 raw = raw[:-1]
             line = raw.decode("utf-8", "replace")
-            hits = list(m.hits(line, line_no, include_success)) if any(l in line for l in lits) else []
+            hits = list(m.hits(line, line_no, include_success)) if any(lit in line for lit in lits) else []
             if hits:
                 if pending is not None:
                     yield pending

@@ -33,7 +33,9 @@ class NameLinkTargets(SphinxPostTransform):
         return fmt == "latex" and self.config.latex_show_urls in ("no", False, None)
 
     def run(self, **kwargs: Any) -> None:
-        for literal in list(self.document.findall(_titled_literal)):
+        for literal in list(self.document.findall(nodes.literal)):
+            if "llmstatus_target" not in literal:
+                continue
             after = literal.parent if isinstance(literal.parent, nodes.reference) else literal
             _append_after(after, [nodes.Text(f" ({literal['llmstatus_target']})")])
         text = self.app.builder.format == "text"
@@ -60,9 +62,6 @@ def _enclosing_table(node: nodes.Node) -> nodes.table | None:
         node = node.parent
     return node
 
-
-def _titled_literal(node: nodes.Node) -> bool:
-    return isinstance(node, nodes.literal) and "llmstatus_target" in node
 
 
 def _append_after(node: nodes.Node, new: list[nodes.Node]) -> None:

@@ -276,12 +276,27 @@ def full_text_docs(index: dict, query: str) -> set[str]:
     return {index["docnames"][d] for d in found or ()}
 
 
-def test_search_finds_codes_by_their_causes(site):
+def _cause_texts(code) -> list[str]:
+    texts = []
+    for view in code.views:
+        for cause in getattr(view, "causes", ()):
+            texts += [cause.when.en, cause.check.en, cause.fix.en, *getattr(cause, "terms", ())]
+    for setting in getattr(code, "settings", ()):
+        texts += [setting.about.en, setting.name]
+    return texts
+
+
+@pytest.mark.parametrize("query", CAUSE_QUERIES)
+def test_search_finds_codes_by_their_causes(site, query):
+    # Runs for real once the registry's causes (issue #9) mention the words and the
+    # llm-status directive renders causes (issue #11); until then it says which is missing.
     registry = default_registry()
-    causes = [c for code in registry for v in code.views for c in getattr(v, "causes", ())]
-    if not causes:
-        pytest.skip("the registry has no causes yet (issue #9): nothing to search for")
-    index = search_index(site)
-    for query in CAUSE_QUERIES:
-        pages = full_text_docs(index, query)
-        assert any(p.startswith("codes/") for p in pages), (query, sorted(pages))
+    words = [w for w in re.findall(r"\w+", query.lower()) if not w.isdigit()]
+    owners = [c for c in registry if all(w in " ".join(_cause_texts(c)).lower() for w in words)]
+    if not owners:
+        pytest.skip(f"no cause in the registry mentions {query!r} yet (issue #9)")
+    shown = " ".join(soup_of(site / "codes" / f"{c.name}.html").get_text(" ") for c in owners)
+    if not any(t.split("`")[0][:40] in shown for c in owners for t in _cause_texts(c)[:1]):
+        pytest.skip("code pages do not render causes yet (the llm-status directive, issue #11)")
+    pages = full_text_docs(search_index(site), query)
+    assert {f"codes/{c.name}" for c in owners} & pages, (query, sorted(pages))

@@ -3,24 +3,24 @@
 from __future__ import annotations
 
 import io
-import json
 import os
 import sys
 from argparse import Namespace
 from collections import Counter
 from contextlib import contextmanager
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Iterator
-    from typing import Any, BinaryIO
-
 from ..registry.model import Registry, StatusCode
 from ..render import text
 from ..scan import scan_stream, scan_with_context
-from .output import error, lang_of, use_color, write
+from .formats import STDIN_LABEL
+from .output import error, shown_path, write
 
-STDIN_LABEL = "(standard input)"
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import BinaryIO
+
+    from .formats import Format
 
 
 @contextmanager
@@ -34,9 +34,9 @@ def _open(path: str) -> Iterator[BinaryIO]:
             yield utf8_stream(fh)
 
 
-def scan_files(files: list[str], args: Namespace, registry: Registry) -> int:
-    """Scan ``files`` in order; return 2 if one was unreadable, else 1 if a failure code was found, else 0."""
-    lang, color = lang_of(args), use_color(args)
+def scan_files(files: list[str], args: Namespace, registry: Registry, fmt: Format) -> int:
+    """Scan ``files`` in order, writing hits through ``fmt``; return 2 if one was unreadable,
+    else 1 if a failure code was found, else 0."""
     counts: Counter[tuple[str, int | None]] = Counter()
     codes: dict[tuple[str, int | None], StatusCode | None] = {}
     unreadable = False
@@ -44,8 +44,7 @@ def scan_files(files: list[str], args: Namespace, registry: Registry) -> int:
     out = sys.stdout
     scanned = 0
     for path in files:
-        label = STDIN_LABEL if path == "-" else path
-        json_file = "-" if path == "-" else path
+        file = None if path == "-" else shown_path(path)  # None: each format names standard input
         try:
             with _open(path) as stream:
                 scanned += 1
@@ -55,14 +54,14 @@ def scan_files(files: list[str], args: Namespace, registry: Registry) -> int:
                         counts[key] += 1
                         codes[key] = hit.code
                         failure = failure or not hit.is_success
-                    write(out, _render(before, hits, after, args, lang, color, label, json_file))
+                    write(out, fmt.scan_hits(before, hits, after, file, bool(args.context)))
         except OSError as exc:
             if isinstance(exc, BrokenPipeError):
                 raise
-            error(f"cannot read {path}: {exc.strerror or exc}")
+            error(f"cannot read {file or STDIN_LABEL}: {exc.strerror or exc}")
             unreadable = True
-    if not args.json and scanned:  # "no code found" would be misleading if nothing was read
-        write(out, text.summary(counts, codes, lang, color) + "\n")
+    if scanned:  # "no code found" would be misleading if nothing was read
+        write(out, fmt.scan_end(counts, codes))
     return 2 if unreadable else 1 if failure else 0
 
 
@@ -82,27 +81,3 @@ def _groups(stream: BinaryIO, args: Namespace, registry: Registry,
         hits = scan_stream(stream, registry=registry, include_success=args.all)
     for hit in hits:
         yield [], [hit], []
-
-
-def _render(before: list, hits: list, after: list, args: Namespace, lang: str, color: bool,
-            label: str, json_file: str) -> str:
-    if args.json:
-        from ..render.json import hit_dict
-
-        extra: dict[str, Any] = {}
-        if args.context:
-            extra = {"before": [{"line": n, "text": t} for n, t in before],
-                     "after": [{"line": n, "text": t} for n, t in after]}
-        return "".join(json.dumps({**hit_dict(h, json_file, lang), **extra}, ensure_ascii=False) + "\n" for h in hits)
-    parts = []
-    if args.context:
-        parts += [text.style(f"{label}-{n}-", "dim", color=color) + "  " + _clean(t) for n, t in before]
-    parts += [text.hit_line(h, lang, label, color) for h in hits]
-    if args.context:
-        parts += [text.style(f"{label}-{n}-", "dim", color=color) + "  " + _clean(t) for n, t in after]
-        parts.append("--")
-    return "\n".join(parts) + "\n"
-
-
-def _clean(line: str) -> str:
-    return text.clip_line_text(line)

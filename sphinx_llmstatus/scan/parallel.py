@@ -108,6 +108,14 @@ def scan_file(
     return _ordered_hits(tasks, registry, include_success, workers)
 
 
+def _ignore_interrupt() -> None:
+    """Worker start-up: Ctrl-C reaches the whole process group; only the parent handles it
+    (it stops the pool), so no worker prints a KeyboardInterrupt traceback."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _ordered_hits(tasks: list[tuple[str, int, int]], registry: Registry, include_success: bool,
                   workers: int) -> Iterator[Hit]:
     import multiprocessing
@@ -115,7 +123,7 @@ def _ordered_hits(tasks: list[tuple[str, int, int]], registry: Registry, include
     _worker_state.update(registry=registry, include_success=include_success)  # inherited by fork
     by_name = {code.name: code for code in registry}
     line_offset = 0
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
+    with multiprocessing.get_context("fork").Pool(workers, initializer=_ignore_interrupt) as pool:
         for newlines, rows in pool.imap(_scan_chunk, tasks, chunksize=1):
             for line_no, line, start, end, token, value, name in rows:
                 code = by_name[name] if name is not None else None

@@ -15,6 +15,7 @@ from docutils import nodes
 from sphinx import addnodes
 
 from ..registry.model import Registry, StatusCode
+from .config import is_url, settings
 from .labels import N_, label
 
 if TYPE_CHECKING:
@@ -49,26 +50,27 @@ class Renderer:
 
     def __init__(self, env: BuildEnvironment, registry: Registry, lang: str, project_lang: str):
         self.env, self.registry, self.lang, self.project_lang = env, registry, lang, project_lang
-        self.api_links: dict[str, str] = env.config.llmstatus_api_links
+        self.api_links: dict[str, str] = settings(env.config).api_links
 
     def _(self, message: str) -> str:
         return label(message, self.lang, self.project_lang)
 
     # -- inline ---------------------------------------------------------------
 
-    def code_xref(self, name: str, *, silent: bool = False, text: str | None = None) -> nodes.Node:
-        """A cross-reference to a code's entry, generated from registry text.
+    def code_xref(self, name: str, *, text: str | None = None) -> nodes.Node:
+        """A cross-reference to a code, generated from registry text.
 
-        ``silent``: only to the project's entry, else plain text (a table's name
-        cell). Otherwise it resolves like the role but never warns when
-        nothing links it: the author did not write it.
+        It resolves like the role but does not warn when nothing links it
+        (``refwarn=False``: the author did not write it; ``nitpicky`` still
+        reports it). A link to the table row that holds it is left out (see
+        :mod:`.resolver`).
         """
         lit = nodes.literal(text or name, text or name, classes=["llmstatus-code"])
         ref = addnodes.pending_xref(
             "", lit, refdomain="llm", reftype="status", reftarget=name,
             refexplicit=False, refwarn=False, refdoc=self.env.docname,
         )
-        ref["llmstatus_silent" if silent else "llmstatus_quiet"] = True
+        self.env.get_domain("llm").note_mention(self.env.docname, name)  # type: ignore[attr-defined]
         return ref
 
     def api_name(self, name: str) -> nodes.Node:
@@ -77,7 +79,7 @@ class Renderer:
         target = self.api_links.get(name.split("=")[0].strip())
         if not target:
             return lit
-        if "://" in target or target.startswith(("/", "#")):
+        if is_url(target):
             return nodes.reference("", "", lit, refuri=target, internal=False,
                                    classes=["llmstatus-external"])
         domain, reftype, reftarget = api_target(target)
@@ -111,8 +113,9 @@ class Renderer:
 
     # -- a code's entry ------------------------------------------------------------
 
-    def entry_body(self, code: StatusCode, apis: Sequence[str]) -> list[nodes.Node]:
-        """Meaning, note, per-API table, related codes and sources of one code."""
+    def entry_body(self, code: StatusCode, apis: Sequence[str],
+                   details: Sequence[nodes.Node] = ()) -> list[nodes.Node]:
+        """Meaning, note, per-API table (with sources), ``details`` (see :mod:`.details`), related codes."""
         views = [v for v in code.views if v.api in apis]
         out: list[nodes.Node] = []
         meanings = {v.meaning.get(self.lang) for v in views}
@@ -123,6 +126,7 @@ class Renderer:
             out.append(note)
         if views:
             out.append(self._api_table(code, views))
+        out.extend(details)
         if code.related:
             p = paragraph([nodes.strong("", self._("Related codes")), nodes.Text(": ")],
                           ["llmstatus-related"])

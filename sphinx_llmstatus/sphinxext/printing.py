@@ -26,11 +26,7 @@ class NameLinkTargets(SphinxPostTransform):
 
     default_priority = ReferencesResolver.default_priority + 10
 
-    def is_supported(self) -> bool:
-        fmt = self.env._builder_cls.format if hasattr(self.env, "_builder_cls") else self.app.builder.format
-        if fmt == "text":
-            return True
-        return fmt == "latex" and self.config.latex_show_urls in ("no", False, None)
+    formats: tuple[str, ...] = ("text",)
 
     def run(self, **kwargs: Any) -> None:
         for literal in list(self.document.findall(nodes.literal)):
@@ -38,7 +34,7 @@ class NameLinkTargets(SphinxPostTransform):
                 continue
             after = literal.parent if isinstance(literal.parent, nodes.reference) else literal
             _append_after(after, [nodes.Text(f" ({literal['llmstatus_target']})")])
-        text = self.app.builder.format == "text"
+        text = "text" in self.formats  # NameLinkTargetsLatex runs the same code for LaTeX
         notes: dict[nodes.table, list[str]] = {}
         for ref in list(self.document.findall(nodes.reference)):
             uri = ref.get("refuri", "")
@@ -62,6 +58,14 @@ def _enclosing_table(node: nodes.Node) -> nodes.table | None:
         node = node.parent
     return node
 
+
+class NameLinkTargetsLatex(NameLinkTargets):
+    """The same for LaTeX, unless ``latex_show_urls`` already prints every URL."""
+
+    formats = ("latex",)
+
+    def is_supported(self) -> bool:
+        return super().is_supported() and self.config.latex_show_urls in ("no", False, None)
 
 
 def _append_after(node: nodes.Node, new: list[nodes.Node]) -> None:

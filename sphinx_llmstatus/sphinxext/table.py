@@ -31,7 +31,7 @@ from sphinx.util.typing import OptionSpec
 
 from ..registry.lookup import UnknownStatusCode, filter_codes, lookup
 from ..registry.model import StatusCode
-from .config import project_lang
+from .config import settings
 from .content import _API_LABEL, COLUMNS, DEFAULT_COLUMNS, Renderer, build_table, paragraph
 from .diagnostics import Subtype, warn
 from .domain import LLMDomain, row_anchor
@@ -57,7 +57,7 @@ def render_table(directive: SphinxDirective) -> list[nodes.Node]:
     codes = _select_codes(registry, options, apis, recoverable, location)
     columns = _columns(options.get("columns"), location)
     lang = doc_lang(env, option(directive, "lang", None))
-    renderer = Renderer(env, registry, lang, project_lang(env.config))
+    renderer = Renderer(env, registry, lang, settings(env.config).project_lang)
 
     domain: LLMDomain = env.get_domain("llm")  # type: ignore[assignment]
     document = directive.state.document
@@ -157,7 +157,7 @@ def _group_title(key: str, cols: list[str]) -> str:
 def _group_cell(renderer: Renderer, code: StatusCode, views, key: str, cols: list[str], apis) -> list[nodes.Node]:
     _ = renderer._
     if key == "name":
-        out: list[nodes.Node] = [paragraph([renderer.code_xref(code.name, silent=True)])]
+        out: list[nodes.Node] = [paragraph([renderer.code_xref(code.name)])]
         shown = [v for v in views if v.api in cols or "name" in cols]
         if any(v.name != code.name for v in shown):
             for v in shown:
@@ -227,7 +227,3 @@ class StatusTableDirective(SphinxDirective):
         note_registry_dependency(self.env)
         return render_table(self)
 
-
-def setup_table(app: Any) -> None:
-    LLMDomain.directives["table"] = StatusTableDirective
-    app.add_directive("llm-status-table", StatusTableDirective, override=True)

@@ -24,7 +24,8 @@ from traitlets.config import Config  # noqa: E402
 LOCALES = Path(__file__).resolve().parent.parent / "sphinx_llmstatus" / "locales"
 SCRIPT = Path(sys.executable).parent / "llmstatus"
 #: The fields every face labels, by their English message.
-FIELDS = ("Code", "Name", "Hex", "Decimal", "Recoverable", "Meaning", "Remedy", "Source", "Related codes")
+FIELDS = ("Code", "Name", "Hex", "Decimal", "Recoverable", "Meaning", "Remedy", "Source", "Related codes",
+          "Causes and checks", "Check", "Fix", "Sources")
 #: The words the faces used to disagree on (issue 13); the catalog chose one of each pair.
 DROPPED = ("处理建议", "状态码")
 LOG = "ret = 1343270921\n"

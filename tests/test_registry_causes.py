@@ -63,7 +63,7 @@ def test_unconfirmed_meaning_says_so():
     for name in ("LLM_CACHE_INCOMPATIBLE", "LLM_CACHE_KEY_ALREADY_EXIST", "LLM_COPY_CACHE_FAILED",
                  "LLM_CACHE_ID_ALREADY_EXIST"):
         meaning = REG[name].cpp.meaning
-        assert "name only" in meaning.en and "名称推断" in meaning.zh
+        assert "Name only" in meaning.en and "名称推断" in meaning.zh
     assert "not confirmed" in REG["LLM_CACHE_INCOMPATIBLE"].cpp.meaning.en
 
 

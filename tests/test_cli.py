@@ -305,6 +305,14 @@ def test_bad_registry_file(tmp_path):
     assert p.returncode == 2 and err(p).startswith(f"llmstatus: {bad}: invalid TOML")
 
 
+@pytest.mark.parametrize("argv, message", [(("--lang", "fr", "LLM_TIMEOUT"), "argument --lang: invalid choice: 'fr'"),
+                                           (("--format",), "argument --format: expected one argument"),
+                                           (("list", "--format", "xml"), "argument --format: invalid choice: 'xml'")])
+def test_a_bad_output_option_is_reported_once(argv, message):
+    p = run(*argv)
+    assert p.returncode == 2 and err(p).count("error:") == 1 and message in err(p), err(p)
+
+
 def test_help():
     p = run("-h")
     assert p.returncode == 0 and "llmstatus scan" in out(p) and "exit status" in out(p)

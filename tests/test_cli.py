@@ -164,7 +164,8 @@ def test_scan_positive_examples():
                     (4, "LLM_KV_CACHE_NOT_EXIST"), (5, "LLM_FAILED")]:
         assert f"{POSITIVE_LOG}:{n}: {name} " in text
     assert "Summary: 5 occurrence(s) of 4 code(s), 5 failure(s)" in text
-    assert "recoverable: no: Keep the failure state" in text
+    # GE(1234,python): the Python API's view of LLM_FAILED, not the C++ one.
+    assert "recoverable: no: Restart the machine or the container" in text
 
 
 def test_scan_negative_examples_exit_zero():
@@ -204,7 +205,14 @@ def test_scan_missing_file_still_scans_others(tmp_path):
 
 def test_scan_directory_is_unreadable(tmp_path):
     p = run("scan", str(tmp_path))
-    assert p.returncode == 2 and err(p) == f"llmstatus: cannot read {tmp_path}: Is a directory\n"
+    assert p.returncode == 2
+    assert err(p) == f"llmstatus: cannot read {tmp_path}: is a directory (use -r to scan the files in it)\n"
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "b.log").write_text("ret = 1343270921\n")
+    (tmp_path / "a.log").write_text("LLMStatusCode.LLM_TIMEOUT\n")
+    p = run("scan", "-r", "--json", str(tmp_path))
+    assert p.returncode == 1
+    assert [json.loads(r)["file"] for r in out(p).splitlines()] == [str(tmp_path / "a.log"), str(tmp_path / "sub" / "b.log")]
 
 
 def test_scan_empty_file(tmp_path):

@@ -1,108 +1,155 @@
-"""``llmstatus scan``: stream each file through the scanner and print hits, then a summary."""
+"""``llmstatus scan``: stream each log through the scanner; print hits, other layers, then a summary.
+
+LLM DataDist hits are printed as they are found; numbers that belong to
+other layers (GE, ACL runtime, HCCL, HIXL) are listed in their own section
+after them and never change the exit status. The summary opens with the
+first failure per process. ``--summary`` prints only the summary;
+``--json`` prints JSON Lines (one object per hit), or with ``--summary`` one
+object. Compressed logs are read by content; ``-r`` walks directories.
+"""
 
 from __future__ import annotations
 
-import io
 import json
-import os
 import sys
 from argparse import Namespace
-from collections import Counter
-from contextlib import contextmanager
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any, BinaryIO
 
-from ..registry.model import Registry, StatusCode
+from ..registry.model import Registry
 from ..render import text
 from ..scan import scan_stream, scan_with_context
+from ..scan.hit import Hit
+from ..scan.report import Report, hit_name
 from .output import error, lang_of, use_color, write
 
 STDIN_LABEL = "(standard input)"
-
-
-@contextmanager
-def _open(path: str) -> Iterator[BinaryIO]:
-    from ..scan.encoding import utf8_stream  # UTF-16/32 logs with a BOM are re-encoded
-
-    if path == "-":
-        yield utf8_stream(sys.stdin.buffer)
-    else:
-        with open(path, "rb") as fh:
-            yield utf8_stream(fh)
+#: Other layers' hits listed in the text report (all are counted in the summary).
+MAX_OTHER_SHOWN = 50
 
 
 def scan_files(files: list[str], args: Namespace, registry: Registry) -> int:
-    """Scan ``files`` in order; return 2 if one was unreadable, else 1 if a failure code was found, else 0."""
+    """Scan ``files`` in order; return 2 if one was unreadable, else 1 if an LLM DataDist failure was found, else 0."""
+    from ..scan.sources import expand, open_log
+
     lang, color = lang_of(args), use_color(args)
-    counts: Counter[tuple[str, int | None]] = Counter()
-    codes: dict[tuple[str, int | None], StatusCode | None] = {}
+    summary_only = getattr(args, "summary", False)
+    report = Report()
+    other: list[str] = []
     unreadable = False
-    failure = False
     out = sys.stdout
     scanned = 0
-    for path in files:
+    for path, problem in expand(files, getattr(args, "recursive", False)):
         label = STDIN_LABEL if path == "-" else path
         json_file = "-" if path == "-" else path
         try:
-            with _open(path) as stream:
+            if problem is not None:
+                raise problem
+            stream = open_log(path)
+            try:
                 scanned += 1
-                for before, hits, after in _groups(stream, args, registry, path):
+                for before, hits, after in _groups(stream, args, registry):
+                    shown: list[tuple[Hit, tuple[str, Hit] | None]] = []
                     for hit in hits:
-                        key = text.summary_key(hit)
-                        counts[key] += 1
-                        codes[key] = hit.code
-                        failure = failure or not hit.is_success
-                    write(out, _render(before, hits, after, args, lang, color, label, json_file))
+                        cause = report.add(json_file, hit)
+                        if summary_only:
+                            continue
+                        if args.json:
+                            write(out, _json_line(hit, json_file, lang, cause, before, after, args))
+                        elif hit.kind == "code" and not hit.is_llm_datadist:
+                            if len(other) < MAX_OTHER_SHOWN:
+                                other.append(text.hit_line(hit, lang, label, color))
+                        else:
+                            shown.append((hit, cause))
+                    if shown:
+                        write(out, _render(before, shown, after, args, lang, color, label))
+            finally:
+                if path != "-":
+                    stream.close()
         except OSError as exc:
             if isinstance(exc, BrokenPipeError):
                 raise
             error(f"cannot read {path}: {exc.strerror or exc}")
             unreadable = True
-    if not args.json and scanned:  # "no code found" would be misleading if nothing was read
-        write(out, text.summary(counts, codes, lang, color) + "\n")
-    return 2 if unreadable else 1 if failure else 0
+    if scanned:  # "no code found" would be misleading if nothing was read
+        if args.json and summary_only:
+            write(out, json.dumps(report.as_dict(), ensure_ascii=False) + "\n")
+        elif not args.json:
+            if other:
+                n_other = sum(sum(c.values()) for c in report.other.values())
+                write(out, text.style("Other layers (not LLM DataDist; the exit status ignores them)", "bold",
+                                      color=color) + ":\n" + "\n".join(other) + "\n"
+                      + (f"… {n_other - len(other)} more\n" if n_other > len(other) else ""))
+            write(out, summary(report, registry, lang, color) + "\n")
+    return 2 if unreadable else 1 if report.failures else 0
 
 
-def _groups(stream: BinaryIO, args: Namespace, registry: Registry,
-            path: str) -> Iterator[tuple[list, list, list]]:
+def summary(report: Report, registry: Registry, lang: str, color: bool) -> str:
+    """The text summary: first failure per process, counts per code (likely consequences noted), other layers."""
+    from ..registry.layout import FAMILY_LABELS
+
+    lines = []
+    if report.first:
+        lines.append(text.style("First failure per process", "bold", color=color) + ":")
+        for file, hit in report.first.values():
+            who = f"process {hit.process}" if hit.process else "process (unnamed)"
+            code = hit.code
+            view = code.view(hit.api) if code is not None and hit.api else None
+            view = view or (code.views[0] if code is not None and code.views else None)
+            remedy = text.plain(view.remedy.get(lang)) if view is not None else ""
+            lines.append(f"  {file}:{hit.line_no}  {who}  {text.style(hit_name(hit), 'red', 'bold', color=color)}"
+                         + (f": {remedy}" if remedy else ""))
+    codes = {name: report.codes[name].code for name in report.counts}
+    counts = {(name, report.codes[name].value): n for name, n in report.counts.items()}
+    lines.append(text.summary(counts, {(name, report.codes[name].value): codes[name] for name in report.counts},
+                              lang, color))
+    for name, n in report.consequences.items():
+        lines.append(f"  ({n} of the {name} lines follow an earlier failure of the same process: "
+                     "likely consequences, not causes)")
+    for fam, counter in report.other.items():
+        label = FAMILY_LABELS.get(fam, fam)
+        lines.append(f"  {label}: " + ", ".join(f"{n} × {name}" for name, n in counter.most_common())
+                     + " (not LLM DataDist)")
+    if report.symptoms:
+        lines.append("  symptoms: " + ", ".join(f"{n} × {name}" for name, n in report.symptoms.most_common()))
+    return "\n".join(lines)
+
+
+def _groups(stream: BinaryIO, args: Namespace, registry: Registry) -> Iterator[tuple[list, list, list]]:
     if args.context:
         yield from scan_with_context(stream, args.context, registry=registry, include_success=args.all)
         return
-    hits = None
-    # A large plain file on disk (not a pipe, not re-encoded UTF-16) is cut into
-    # chunks that several processes scan at once (scan/parallel.py).
-    if path != "-" and isinstance(getattr(stream, "raw", None), io.FileIO) and os.path.isfile(path):
-        from ..scan.parallel import scan_file
-
-        hits = scan_file(path, registry=registry, include_success=args.all)
-    if hits is None:
-        hits = scan_stream(stream, registry=registry, include_success=args.all)
-    for hit in hits:
+    for hit in scan_stream(stream, registry=registry, include_success=args.all):
         yield [], [hit], []
 
 
-def _render(before: list, hits: list, after: list, args: Namespace, lang: str, color: bool,
-            label: str, json_file: str) -> str:
-    if args.json:
-        from ..render.json import hit_dict
+def _json_line(hit: Hit, json_file: str, lang: str, cause: tuple[str, Hit] | None, before: list,
+               after: list, args: Namespace) -> str:
+    from ..render.json import hit_dict
 
-        extra: dict[str, Any] = {}
-        if args.context:
-            extra = {"before": [{"line": n, "text": t} for n, t in before],
-                     "after": [{"line": n, "text": t} for n, t in after]}
-        return "".join(json.dumps({**hit_dict(h, json_file, lang), **extra}, ensure_ascii=False) + "\n" for h in hits)
+    obj: dict[str, Any] = hit_dict(hit, json_file, lang)
+    if cause is not None:
+        obj["likely_consequence_of"] = {"file": cause[0], "line": cause[1].line_no, "name": hit_name(cause[1])}
+    if args.context:
+        obj["before"] = [{"line": n, "text": t} for n, t in before]
+        obj["after"] = [{"line": n, "text": t} for n, t in after]
+    return json.dumps(obj, ensure_ascii=False) + "\n"
+
+
+def _render(before: list, hits: list[tuple[Hit, tuple[str, Hit] | None]], after: list, args: Namespace,
+            lang: str, color: bool, label: str) -> str:
     parts = []
     if args.context:
-        parts += [text.style(f"{label}-{n}-", "dim", color=color) + "  " + _clean(t) for n, t in before]
-    parts += [text.hit_line(h, lang, label, color) for h in hits]
+        parts += [text.style(f"{label}-{n}-", "dim", color=color) + "  " + text.clip_line_text(t) for n, t in before]
+    for h, cause in hits:
+        line = text.hit_line(h, lang, label, color)
+        if cause is not None:
+            line += f"\n    (likely a consequence of {hit_name(cause[1])} at {cause[0]}:{cause[1].line_no})"
+        parts.append(line)
     if args.context:
-        parts += [text.style(f"{label}-{n}-", "dim", color=color) + "  " + _clean(t) for n, t in after]
+        parts += [text.style(f"{label}-{n}-", "dim", color=color) + "  " + text.clip_line_text(t) for n, t in after]
         parts.append("--")
     return "\n".join(parts) + "\n"
-
-
-def _clean(line: str) -> str:
-    return text.clip_line_text(line)

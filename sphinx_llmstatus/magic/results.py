@@ -273,7 +273,9 @@ class ScanResult(Result):
 
     @staticmethod
     def _key(hit: Any) -> str:
-        return hit.code.name if hit.code is not None else str(hit.token)
+        from ..scan.report import hit_name  # other layers' numbers count under their own name
+
+        return hit_name(hit)
 
     @cached_property
     def lines(self) -> int:
@@ -303,7 +305,9 @@ class ScanResult(Result):
         from ..render.html import HitRow
         from ..render.text import clip_line
 
-        shown = self.hits if self.limit is None else self.hits[: self.limit]
+        # Other layers' numbers (GE, ACL runtime, HCCL) are counted, not listed as LLM DataDist rows.
+        own = [h for h in self.hits if getattr(h, "family", "llm_datadist") == "llm_datadist"]
+        shown = own if self.limit is None else own[: self.limit]
         out = []
         for h in shown:
             api = hit_api(h, self.api)
@@ -345,12 +349,28 @@ class ScanResult(Result):
             out.append(f"    {row.line}")
             if row.remedy:
                 out.append(f"    {label('remedy', self.lang)}: {' '.join(plain(row.remedy).split())}")
-        if len(self.hits) > len(rows):
-            out.append("… " + label("more", self.lang, n=len(self.hits) - len(rows)))
+        own = sum(1 for h in self.hits if getattr(h, "family", "llm_datadist") == "llm_datadist")
+        if own > len(rows):
+            out.append("… " + label("more", self.lang, n=own - len(rows)))
         out.append(
             f"{label('summary', self.lang)}: " + ", ".join(f"{n} × {c}" for n, c in self.counts.items())
         )
+        out += self.report_lines()
         return "\n".join(out)
+
+    def report_lines(self) -> list[str]:
+        """First failure per process and other layers' numbers (scan/report.py), one line each."""
+        from ..registry.layout import FAMILY_LABELS
+        from ..scan.report import Report
+
+        report = Report()
+        for h in self.hits:
+            report.add("", h)
+        out = [f"first failure: line {f['line']} {f['name']}" + (f" (process {f['process']})" if f["process"] else "")
+               for f in report.first_failures()]
+        out += [f"{FAMILY_LABELS.get(fam, fam)} (not LLM DataDist): "
+                + ", ".join(f"{n} × {name}" for name, n in c.items()) for fam, c in report.other.items()]
+        return out
 
     def html(self) -> str:
         from ..render import html as render_html

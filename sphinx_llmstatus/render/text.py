@@ -136,12 +136,17 @@ def _width(text: str) -> int:
 
 
 def clip_line(hit: Hit, width: int = LINE_WIDTH) -> str:
-    """The hit's line, control characters replaced, cut to about ``width`` characters around the token."""
+    """The hit's line for a terminal: control characters replaced; a long line keeps its start
+    (rank, pid, time) and the text around the token, and loses the middle (``…``)."""
     line = hit.line
     if len(line) > width:
-        lo = max(0, min(hit.start - width // 3, len(line) - width))
-        hi = lo + width
-        line = ("…" if lo else "") + line[lo:hi] + ("…" if hi < len(hit.line) else "")
+        head = width // 3
+        if hit.start + 40 <= width:
+            line = line[:width] + "…"
+        else:
+            lo = max(head, hit.start - width // 4)
+            hi = lo + width - head
+            line = line[:head] + " … " + line[lo:hi] + ("…" if hi < len(hit.line) else "")
     return _CONTROL_RE.sub("\ufffd", line).strip()
 
 
@@ -168,7 +173,22 @@ def hit_line(hit: Hit, lang: str, file: str | None = None, color: bool = False) 
     lab = labels(lang)
     where = f"{file}:{hit.line_no}" if file is not None else f"{hit.line_no}"
     code = hit.code
-    if code is None:
+    if hit.kind == "symptom":
+        sym = hit.symptom
+        check = getattr(sym, "check", None)
+        likely = f" -> {code.name}" if code is not None else ""
+        desc = (style(f"symptom {getattr(sym, 'id', '')}", "yellow", "bold", color=color) + likely
+                + (f": {plain(check.get(lang))}" if check is not None else ""))
+    elif hit.family != "llm_datadist":
+        from ..registry.layout import FAMILY_LABELS
+
+        meaning = hit.other_meaning[1 if lang == "zh" else 0] if hit.other_meaning else ""
+        also = f"; LLM DataDist's Python API calls it {hit.related.name}" if hit.related is not None else ""
+        desc = (style(f"[{FAMILY_LABELS.get(hit.family, hit.family)}] {hit.other_name or hit.token}", "yellow",
+                      color=color)
+                + (f" 0x{hit.value:08X}" if hit.value is not None and hit.value >= 0 else "")
+                + f": {meaning}{also} ({hit.evidence})")
+    elif code is None:
         from ..registry.layout import decode_layout
 
         layout = decode_layout(hit.value or 0)

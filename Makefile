@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: site site-zh test test-sphinx8 site-test bench registry clean
+.PHONY: site site-zh test test-sphinx8 site-test bench registry lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,15 @@ site-zh: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# ruff and mypy, configured in pyproject.toml ([tool.ruff], [tool.mypy]).
+$(VENV)/.lint-installed: $(STAMP)
+	$(BIN)/python -m pip install -q -e ".[lint]"
+	touch $@
+
+lint: $(VENV)/.lint-installed
+	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 # The previous major Sphinx (8.x, with the docutils it supports): registry and Sphinx tests.
 VENV8 := .venv-sphinx8

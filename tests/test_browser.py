@@ -23,7 +23,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from test_site import built_site
 
 CHROMIUM = "/usr/bin/chromium"

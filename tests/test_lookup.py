@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from sphinx_llmstatus.registry import UnknownStatusCode, decode_layout, lookup, search, suggest
+from sphinx_llmstatus.registry import UnknownStatusCode, decode_layout, default_registry, lookup, search, suggest
 
 
 @pytest.mark.parametrize("query", [
@@ -84,10 +84,11 @@ def test_layout_decoding():
 
 
 def test_search_english_and_chinese():
-    assert {c.name for c in search("timeout")} == {"LLM_WAIT_PROC_TIMEOUT", "LLM_TIMEOUT"}
+    # Causes, settings and symptoms are searched too, so other codes may mention timeouts.
+    assert {"LLM_WAIT_PROC_TIMEOUT", "LLM_TIMEOUT"} <= {c.name for c in search("timeout")}
     assert "LLM_LINK_FAILED" in {c.name for c in search("建链")}
     assert {c.name for c in search("16 clusters")} == {"LLM_CLUSTER_NUM_EXCEED_LIMIT"}
-    assert len(search("")) == 33
+    assert len(search("")) == len(default_registry())
 
 
 def test_suggest_is_bounded():

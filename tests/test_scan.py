@@ -7,8 +7,7 @@ import io
 import pytest
 
 from sphinx_llmstatus.registry import default_registry
-from sphinx_llmstatus.scan import Hit, scan_stream, scan_text, scan_with_context
-from sphinx_llmstatus.scan import engine
+from sphinx_llmstatus.scan import Hit, engine, scan_stream, scan_text, scan_with_context
 from sphinx_llmstatus.scan.prefilter import available
 
 ENGINES = available()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 from bs4 import BeautifulSoup
-
 from conftest import BASE_CONF
+
 from sphinx_llmstatus.sphinxext.content import api_target
 
 # LLM_TIMEOUT's Python remedy names `pull_cache`, `pull_blocks` and `transfer_cache_async`;

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from conftest import SNIPPETS
 
 NAMES = sorted(p.stem for p in (SNIPPETS / "rst").glob("*.rst"))

@@ -32,12 +32,13 @@ def _directive_table(codes: list[StatusCode], columns: str, api: str | None = No
 
 
 def differences(registry: Registry) -> str:
-    """The five groups of differences between the two vendor pages, as MyST."""
+    """The groups of differences between the two vendor pages, as MyST."""
     codes = list(registry)
     both = [c for c in codes if c.python and c.cpp]
     renamed = [c for c in both if "name" in c.disagreements]
     recov = [c for c in both if "recoverable" in c.disagreements]
-    remedy = [c for c in both if "remedy" in c.disagreements]
+    differ = [c for c in both if set(c.disagreements) & {"modes", "functions", "remedy"}]
+    remedy = [c for c in both if c.names_differ]
     py_only = [c for c in codes if c.python and not c.cpp]
     cpp_only = [c for c in codes if c.cpp and not c.python]
     one_page = [c for c in codes if len(c.documented_by) == 1]
@@ -51,12 +52,21 @@ def differences(registry: Registry) -> str:
             ""]
 
     out += ["## Recoverable on one page, not on the other", "",
-            f"{len(recov)} codes. `unknown` means that API's page has no row for the code.", "",
+            f"{len(recov)} codes. Only codes that both pages document are compared: a missing row "
+            "is no disagreement.", "",
             _directive_table(recov, "name, hex, recoverable, remedy"), ""]
+
+    out += ["## Remedies that really differ", "",
+            f"{len(differ)} codes whose pages give different steps, restrict the code to different "
+            "manager modes, or name a call or option that has no counterpart on the other page.", "",
+            _table(["Code", "Differs in", "Python page modes", "C++ page modes"],
+                   [[_role(c.name), ", ".join(d for d in c.disagreements if d in ("modes", "functions", "remedy")),
+                     _lit(c.python.modes), _lit(c.cpp.modes)] for c in differ]),
+            "", _directive_table(differ, "name, remedy"), ""]
 
     out += ["## Remedies that name different functions or options", "",
             f"{len(remedy)} codes. Take the remedy of the API you call: the names below are what "
-            "each page tells you to call or set.", "",
+            "each page tells you to call or set (often the same step, spelled for each API).", "",
             _table(["Code", "Python remedy names", "C++ remedy names"],
                    [[_role(c.name), _lit(c.python.functions + c.python.options),
                      _lit(c.cpp.functions + c.cpp.options)] for c in remedy]),

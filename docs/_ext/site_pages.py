@@ -19,13 +19,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import captured
+from code_pages import code_page, codes_index
+from compare_pages import differences, layout_tables
 from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.environment import BuildEnvironment
 
-import captured
-from code_pages import code_page, codes_index
-from compare_pages import differences, layout_tables
 from sphinx_llmstatus.registry import default_registry
 
 DOCS = Path(__file__).resolve().parent.parent

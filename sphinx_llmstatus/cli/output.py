@@ -34,7 +34,7 @@ class OutputError(Exception):
     """Writing to standard output failed (disk full, closed): not the input's fault."""
 
 
-def write(stream, text: str) -> None:  # type: ignore[no-untyped-def]
+def write(stream, text: str) -> None:
     """``stream.write(text)``, with write failures (other than a closed pipe) as :class:`OutputError`."""
     try:
         stream.write(text)

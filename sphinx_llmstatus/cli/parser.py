@@ -48,12 +48,12 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
 class _Parser(argparse.ArgumentParser):
     """ArgumentParser whose sub-parsers and help use :class:`_Formatter`."""
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("formatter_class", _Formatter)
         super().__init__(*args, **kwargs)
 
 
-def _common() -> argparse.ArgumentParser:
+def _common() -> _Parser:
     common = _Parser(add_help=False)
     group = common.add_argument_group("output")
     group.add_argument("--lang", choices=("en", "zh"), help="language of texts (default: from LC_ALL/LC_MESSAGES/LANG)")

@@ -10,7 +10,8 @@ matchers (Jedi, file names), which have nothing useful to add there.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 IDENTIFIER = "sphinx_llmstatus.completion"
 CHOICES = {

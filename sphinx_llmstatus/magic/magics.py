@@ -67,19 +67,23 @@ class LLMStatusMagics(Magics):
     # -- wiring (called by load/unload) -----------------------------------------
     def attach(self) -> None:
         """Register the completer, the last-exception recorder and, if configured, the hint."""
-        completion.install(self.shell, self._matcher)
-        if self._record_exception not in self.shell.events.callbacks["post_run_cell"]:
-            self.shell.events.register("post_run_cell", self._record_exception)
+        shell = self.shell
+        assert shell is not None  # attached by load_ipython_extension, which has a shell
+        completion.install(shell, self._matcher)
+        if self._record_exception not in shell.events.callbacks["post_run_cell"]:
+            shell.events.register("post_run_cell", self._record_exception)
         if self.hook:
             self.hint.on()
 
     def detach(self) -> None:
         """Undo :meth:`attach`: completer, recorder and hint callbacks removed."""
-        completion.uninstall(self.shell)
+        shell = self.shell
+        assert shell is not None
+        completion.uninstall(shell)
         if self._hint is not None:
             self._hint.off()
-        if self._record_exception in self.shell.events.callbacks["post_run_cell"]:
-            self.shell.events.unregister("post_run_cell", self._record_exception)
+        if self._record_exception in shell.events.callbacks["post_run_cell"]:
+            shell.events.unregister("post_run_cell", self._record_exception)
 
     @observe("hook")
     def _hook_changed(self, change: dict[str, Any]) -> None:
@@ -237,7 +241,7 @@ class LLMStatusMagics(Magics):
         except UnknownStatusCode as exc:
             error = exc
         if len(args.code) > 1:  # several codes: one card each
-            matches = []
+            matches: list[Any] = []
             for part in args.code:
                 try:
                     matches += lookup(part, reg)

@@ -26,12 +26,24 @@ if TYPE_CHECKING:
 
 from .model import (
     APIS,
+    DIFFERS,
+    FRAMEWORKS,
     LANGS,
     RECOVERABLE_VALUES,
+    SETTING_KINDS,
+    SOURCE_KINDS,
+    SYMPTOM_PATTERN_MAX,
+    SYMPTOM_PATTERN_MIN,
     ApiView,
+    AppliesTo,
+    Cause,
+    FrameworkNote,
+    Reading,
     Registry,
+    Setting,
     Source,
     StatusCode,
+    Symptom,
     Text,
 )
 
@@ -42,12 +54,22 @@ SCHEMA_VERSION = 1
 
 _NAME_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
 _BACKTICK_RE = re.compile(r"`([^`]+)`")
-_CODE_KEYS = {"name", "value", "related", "aliases", "note", "python", "cpp"}
+_CODE_KEYS = {"name", "value", "related", "aliases", "note", "python", "cpp", "settings", "frameworks", "differs"}
 _VIEW_KEYS = {
     "name", "documented", "source", "recoverable", "meaning", "remedy",
-    "functions", "options", "modes",
+    "functions", "options", "modes", "causes", "readings",
 }
-_SOURCE_KEYS = {"api", "kind", "title", "url"}
+_SOURCE_KEYS = {"api", "kind", "title", "url", "version"}
+_CAUSE_KEYS = {"when", "check", "fix", "sources", "applies_to", "terms"}
+_APPLIES_KEYS = {"frameworks", "modes", "versions"}
+_READING_KEYS = {"source", "recoverable", "meaning", "remedy", "terms"}
+_SETTING_KEYS = {"name", "api", "kind", "unit", "default", "about", "sources", "terms"}
+_FRAMEWORK_KEYS = {"framework", "does", "sources", "terms"}
+_SYMPTOM_KEYS = {"id", "framework", "pattern", "likely", "codes", "check", "sources", "terms"}
+_SYMPTOM_ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
+_INDEX_RE = re.compile(r"\[\d+\]")
+#: Bound on the short free-text fields (names, units, defaults, versions, terms).
+_SHORT_MAX = 200
 
 
 class RegistryError(ValueError):
@@ -133,13 +155,14 @@ class _Builder:
         self.origin: dict[tuple[str, str], str] = {}  # (name, field path) -> file
         self.defined_in: dict[str, str] = {}
         self.file_order: dict[str, int] = {}  # file -> position in load order
+        self.symptoms: dict[str, tuple[dict[str, Any], str, str]] = {}  # id -> (raw, file, entry)
 
     def add(self, doc: Mapping[str, Any], file: str) -> None:
         self.file_order.setdefault(file, len(self.file_order))
         schema = doc.get("schema", SCHEMA_VERSION)
         if type(schema) is not int or schema != SCHEMA_VERSION:
             raise RegistryError(file, f"unsupported schema {schema!r} (expected {SCHEMA_VERSION})", field="schema")
-        unknown = set(doc) - {"schema", "sources", "code"}
+        unknown = set(doc) - {"schema", "sources", "code", "symptom"}
         if unknown:
             raise RegistryError(file, f"unknown top-level key(s): {', '.join(sorted(unknown))}")
         sources = doc.get("sources", {})
@@ -156,6 +179,24 @@ class _Builder:
             raise RegistryError(file, "must be an array of tables ([[code]])", field="code")
         for index, raw in enumerate(codes, 1):
             self._add_code(raw, file, index)
+        symptoms = doc.get("symptom", [])
+        if not isinstance(symptoms, list):
+            raise RegistryError(file, "must be an array of tables ([[symptom]])", field="symptom")
+        seen: set[str] = set()
+        for index, raw in enumerate(symptoms, 1):
+            entry = f"[[symptom]] #{index}"
+            if not isinstance(raw, dict):
+                raise RegistryError(file, "must be a table", entry=entry)
+            ident = raw.get("id")
+            if not isinstance(ident, str) or not _SYMPTOM_ID_RE.match(ident):
+                raise RegistryError(file, "missing, or not [a-z0-9-]+ of at most 64 characters",
+                                    entry=entry, field="id")
+            if ident in seen:
+                raise RegistryError(file, f"duplicate id {ident!r} (already defined in this file)",
+                                    entry=f"symptom.{ident}", field="id")
+            seen.add(ident)
+            # A later file's symptom with the same id replaces the earlier one whole.
+            self.symptoms[ident] = (raw, file, f"symptom.{ident}")
 
     def _add_code(self, raw: Any, file: str, index: int) -> None:
         entry = f"[[code]] #{index}"
@@ -190,7 +231,10 @@ class _Builder:
         """
         for key, value in raw.items():
             path = f"{prefix}{key}"
-            if isinstance(value, dict) and isinstance(target.get(key), dict):
+            if isinstance(value, dict):
+                # Copy tables leaf by leaf even when new, so that every leaf knows its file.
+                if not isinstance(target.get(key), dict):
+                    target[key] = {}
                 self._merge(target[key], value, name, path + ".", file)
             else:
                 target[key] = value
@@ -204,12 +248,15 @@ class _Builder:
         for code in codes:
             self._check_references(code, known)
         codes.sort(key=_sort_key)
-        return Registry(codes=tuple(codes), sources=sources, files=files)
+        canonical = {s.upper(): c for c in codes for s in c.spellings}
+        symptoms = tuple(self._symptom(raw, file, entry, sources, canonical)
+                         for raw, file, entry in self.symptoms.values())
+        return Registry(codes=tuple(codes), sources=sources, files=files, symptoms=symptoms)
 
     # -- pieces --------------------------------------------------------------
 
     def _where(self, name: str, field: str) -> str:
-        parts = field.split(".")
+        parts = _INDEX_RE.sub("", field).split(".")
         for n in range(len(parts), 0, -1):  # python.remedy.en -> python.remedy -> python
             found = self.origin.get((name, ".".join(parts[:n])))
             if found:
@@ -225,16 +272,21 @@ class _Builder:
         if unknown:
             raise RegistryError(file, f"unknown key(s): {', '.join(sorted(unknown))}", entry=entry)
         api = raw.get("api")
-        if api not in APIS:
-            raise RegistryError(file, f"must be one of {', '.join(APIS)}", entry=entry, field="api")
+        if api is not None and api not in APIS:
+            raise RegistryError(file, f"must be one of {', '.join(APIS)} (or left out for both)",
+                                entry=entry, field="api")
         kind = raw.get("kind")
-        if kind not in ("page", "source"):
-            raise RegistryError(file, "must be 'page' or 'source'", entry=entry, field="kind")
+        if kind not in SOURCE_KINDS:
+            raise RegistryError(file, f"must be one of {', '.join(SOURCE_KINDS)}", entry=entry, field="kind")
+        version = raw.get("version")
+        if version is not None and not _short(version):
+            raise RegistryError(file, f"must be a non-empty string of at most {_SHORT_MAX} characters",
+                                entry=entry, field="version")
         url = raw.get("url")
         if not isinstance(url, str) or not url.startswith(("https://", "http://")):
             raise RegistryError(file, "must be an http(s) URL", entry=entry, field="url")
         title = _text(raw.get("title"), lambda f, r: RegistryError(file, r, entry=entry, field=f), "title")
-        return Source(key=key, api=api, kind=kind, title=title, url=url)
+        return Source(key=key, api=api, kind=kind, title=title, url=url, version=version)
 
     def _code(self, name: str, raw: dict[str, Any], sources: Mapping[str, Source]) -> StatusCode:
         if not _NAME_RE.match(name):
@@ -253,6 +305,12 @@ class _Builder:
         note = None
         if "note" in raw:
             note = _text(raw["note"], lambda f, r: self._fail(name, f, r), "note")
+        differs = self._names(name, raw, "differs")
+        for item in differs:
+            if item not in DIFFERS:
+                raise self._fail(name, "differs", f"{item!r} is not one of {', '.join(DIFFERS)}")
+        if differs and not all(views.get(a) and views[a].documented for a in APIS):
+            raise self._fail(name, "differs", "needs a documented [code.python] and [code.cpp] to compare")
         return StatusCode(
             name=name,
             value=value,
@@ -261,6 +319,9 @@ class _Builder:
             related=self._names(name, raw, "related"),
             aliases=self._names(name, raw, "aliases"),
             note=note,
+            settings=self._settings(name, raw.get("settings", []), sources),
+            frameworks=self._frameworks(name, raw.get("frameworks", []), sources),
+            differs=differs,
         )
 
     def _names(self, name: str, raw: Mapping[str, Any], field: str) -> tuple[str, ...]:
@@ -288,8 +349,8 @@ class _Builder:
         source = sources.get(source_key) if isinstance(source_key, str) else None
         if source is None:
             raise fail("source", f"{source_key!r} is not a key of [sources] ({', '.join(sorted(sources))})")
-        if source.api != api:
-            source_file = self.source_files[source_key]
+        if source.api is not None and source.api != api:
+            source_file = self.source_files[source.key]
             if self.file_order[source_file] > self.file_order[self._where(name, f"{api}.source")]:
                 # The later file changed the source's API: that is where to look.
                 raise RegistryError(source_file, f"is {source.api!r}, but {name} [code.{api}] cites this source",
@@ -310,16 +371,179 @@ class _Builder:
             lists[field] = tuple(value)
         meaning = _text(raw.get("meaning"), fail, "meaning")
         remedy = _text(raw.get("remedy"), fail, "remedy")
+        causes = tuple(self._cause(name, f"{api}.causes[{i}]", item, sources)
+                       for i, item in enumerate(self._array(name, raw, f"{api}.causes", "causes"), 1))
+        readings = tuple(self._reading(name, api, f"{api}.readings[{i}]", item, sources)
+                         for i, item in enumerate(self._array(name, raw, f"{api}.readings", "readings"), 1))
         return ApiView(
-            api=api,  # type: ignore[arg-type]
+            api=api,
             name=spelled,
             documented=documented,
             source=source,
-            recoverable=recoverable,  # type: ignore[arg-type]
+            recoverable=recoverable,
             meaning=meaning,
             remedy=remedy,
+            causes=causes,
+            readings=readings,
             **lists,
         )
+
+    # -- causes, readings, settings, framework notes, symptoms ---------------
+
+    def _array(self, name: str, raw: Mapping[str, Any], field: str, key: str) -> list[dict[str, Any]]:
+        value = raw.get(key, [])
+        if not isinstance(value, list):
+            raise self._fail(name, field, f"must be an array of tables ([[...{key}]])")
+        for i, item in enumerate(value, 1):
+            if not isinstance(item, dict):
+                raise self._fail(name, f"{field}[{i}]", "must be a table")
+        return value
+
+    def _keys(self, name: str, field: str, raw: Mapping[str, Any], allowed: set[str]) -> None:
+        unknown = set(raw) - allowed
+        if unknown:
+            raise self._fail(name, f"{field}.{sorted(unknown)[0]}", "unknown key")
+
+    def _source_list(self, raw: Mapping[str, Any], sources: Mapping[str, Source],
+                     fail: Any, field: str = "sources") -> tuple[Source, ...]:
+        keys = raw.get(field)
+        if not isinstance(keys, list) or not keys or not all(isinstance(k, str) for k in keys):
+            raise fail(field, "must be a non-empty list of keys of [sources]")
+        for key in keys:
+            if key not in sources:
+                raise fail(field, f"{key!r} is not a key of [sources]")
+        return tuple(sources[k] for k in dict.fromkeys(keys))
+
+    def _cause(self, name: str, field: str, raw: dict[str, Any], sources: Mapping[str, Source]) -> Cause:
+        def fail(sub: str, reason: str) -> RegistryError:
+            return self._fail(name, f"{field}.{sub}", reason)
+
+        self._keys(name, field, raw, _CAUSE_KEYS)
+        texts = {k: _text(raw.get(k), fail, k) for k in ("when", "check", "fix")}
+        applies = raw.get("applies_to", {})
+        if not isinstance(applies, dict):
+            raise fail("applies_to", "must be a table")
+        self._keys(name, f"{field}.applies_to", applies, _APPLIES_KEYS)
+        frameworks = _str_list(applies, "frameworks", lambda f, r: fail(f"applies_to.{f}", r))
+        for fw in frameworks:
+            if fw not in FRAMEWORKS:
+                raise fail("applies_to.frameworks", f"{fw!r} is not one of {', '.join(FRAMEWORKS)}")
+        versions = applies.get("versions")
+        if versions is not None and not _short(versions):
+            raise fail("applies_to.versions", f"must be a non-empty string of at most {_SHORT_MAX} characters")
+        return Cause(
+            **texts,
+            sources=self._source_list(raw, sources, fail),
+            applies_to=AppliesTo(frameworks=frameworks,
+                                 modes=_str_list(applies, "modes", lambda f, r: fail(f"applies_to.{f}", r)),
+                                 versions=versions),
+            terms=_str_list(raw, "terms", fail),
+        )
+
+    def _reading(self, name: str, api: str, field: str, raw: dict[str, Any],
+                 sources: Mapping[str, Source]) -> Reading:
+        def fail(sub: str, reason: str) -> RegistryError:
+            return self._fail(name, f"{field}.{sub}", reason)
+
+        self._keys(name, field, raw, _READING_KEYS)
+        key = raw.get("source")
+        source = sources.get(key) if isinstance(key, str) else None
+        if source is None:
+            raise fail("source", f"{key!r} is not a key of [sources]")
+        if source.kind != "page":
+            raise fail("source", "a reading must cite a vendor page (kind = 'page')")
+        if source.api is not None and source.api != api:
+            raise fail("source", f"source {key!r} belongs to the {source.api} API")
+        recoverable = raw.get("recoverable")
+        if recoverable is not None and recoverable not in ("yes", "no", "n/a"):
+            raise fail("recoverable", f"{recoverable!r} is not one of yes, no, n/a")
+        texts = {k: _text(raw[k], fail, k) if k in raw else None for k in ("meaning", "remedy")}
+        if recoverable is None and not any(texts.values()):
+            raise fail("source", "a reading needs at least one of recoverable, meaning, remedy")
+        return Reading(source=source, recoverable=recoverable, terms=_str_list(raw, "terms", fail), **texts)
+
+    def _settings(self, name: str, raw: Any, sources: Mapping[str, Source]) -> tuple[Setting, ...]:
+        out = []
+        seen: set[tuple[str, str | None]] = set()
+        for i, item in enumerate(self._array(name, {"settings": raw}, "settings", "settings"), 1):
+            field = f"settings[{i}]"
+
+            def fail(sub: str, reason: str, field: str = field) -> RegistryError:
+                return self._fail(name, f"{field}.{sub}", reason)
+
+            self._keys(name, field, item, _SETTING_KEYS)
+            setting_name = item.get("name")
+            if not isinstance(setting_name, str) or not _short(setting_name):
+                raise fail("name", f"missing, or not a string of at most {_SHORT_MAX} characters")
+            api: str | None = item.get("api")
+            if api is not None and api not in APIS:
+                raise fail("api", f"must be one of {', '.join(APIS)} (or left out)")
+            if (setting_name, api) in seen:
+                raise fail("name", f"{setting_name!r} is declared twice for this code")
+            seen.add((setting_name, api))
+            kind = item.get("kind")
+            if kind not in SETTING_KINDS:
+                raise fail("kind", f"{kind!r} is not one of {', '.join(SETTING_KINDS)}")
+            for opt in ("unit", "default"):
+                if opt in item and not _short(item[opt]):
+                    raise fail(opt, f"must be a non-empty string of at most {_SHORT_MAX} characters")
+            out.append(Setting(name=setting_name, kind=kind, about=_text(item.get("about"), fail, "about"),
+                               sources=self._source_list(item, sources, fail), api=api,
+                               unit=item.get("unit"), default=item.get("default"),
+                               terms=_str_list(item, "terms", fail)))
+        return tuple(out)
+
+    def _frameworks(self, name: str, raw: Any, sources: Mapping[str, Source]) -> tuple[FrameworkNote, ...]:
+        out = []
+        for i, item in enumerate(self._array(name, {"frameworks": raw}, "frameworks", "frameworks"), 1):
+            field = f"frameworks[{i}]"
+
+            def fail(sub: str, reason: str, field: str = field) -> RegistryError:
+                return self._fail(name, f"{field}.{sub}", reason)
+
+            self._keys(name, field, item, _FRAMEWORK_KEYS)
+            framework = item.get("framework")
+            if framework not in FRAMEWORKS:
+                raise fail("framework", f"{framework!r} is not one of {', '.join(FRAMEWORKS)}")
+            out.append(FrameworkNote(framework=framework, does=_text(item.get("does"), fail, "does"),
+                                     sources=self._source_list(item, sources, fail),
+                                     terms=_str_list(item, "terms", fail)))
+        return tuple(out)
+
+    def _symptom(self, raw: dict[str, Any], file: str, entry: str, sources: Mapping[str, Source],
+                 canonical: Mapping[str, StatusCode]) -> Symptom:
+        def fail(field: str, reason: str) -> RegistryError:
+            return RegistryError(file, reason, entry=entry, field=field)
+
+        unknown = set(raw) - _SYMPTOM_KEYS
+        if unknown:
+            raise fail(sorted(unknown)[0], "unknown key")
+        framework = raw.get("framework")
+        if framework not in FRAMEWORKS:
+            raise fail("framework", f"{framework!r} is not one of {', '.join(FRAMEWORKS)}")
+        pattern = raw.get("pattern")
+        if (not isinstance(pattern, str) or not SYMPTOM_PATTERN_MIN <= len(pattern) <= SYMPTOM_PATTERN_MAX
+                or "\n" in pattern or "\r" in pattern):
+            raise fail("pattern", f"must be one line of {SYMPTOM_PATTERN_MIN} to {SYMPTOM_PATTERN_MAX} "
+                                  "characters (a literal substring, not a regular expression)")
+        likely = raw.get("likely")
+        if likely is not None:
+            if not isinstance(likely, str) or likely.upper() not in canonical:
+                raise fail("likely", f"{likely!r} is not a code of the registry")
+            likely = canonical[likely.upper()].name
+        codes = []
+        for code in _str_list(raw, "codes", fail):
+            if code.upper() not in canonical:
+                raise fail("codes", f"{code!r} is not a code of the registry")
+            codes.append(canonical[code.upper()].name)
+        terms = _str_list(raw, "terms", fail)
+        check = _text(raw.get("check"), fail, "check")
+        # Any code's setting may be named: a symptom often points at a knob of a code it hides.
+        allowed = set(terms) | {s.name for c in canonical.values() for s in c.settings}
+        _check_backticks({"check": check}, allowed, set(canonical), terms, fail)
+        return Symptom(id=raw["id"], framework=framework, pattern=pattern, check=check,
+                       sources=self._source_list(raw, sources, fail), likely=likely,
+                       codes=tuple(dict.fromkeys(codes)), terms=terms)
 
     def _check_unique(self, codes: Iterable[StatusCode]) -> None:
         names: dict[str, str] = {}
@@ -334,7 +558,7 @@ class _Builder:
                 raise self._fail(code.name, "value", f"duplicate value {code.value:#x}: also {other}")
 
     def _check_references(self, code: StatusCode, known: set[str]) -> None:
-        for i, related in enumerate(code.related):
+        for related in code.related:
             if related.upper() not in known:
                 raise self._fail(code.name, "related", f"{related!r} is not a code of the registry")
         for view in code.views:
@@ -357,6 +581,58 @@ class _Builder:
                             code.name, f"{view.api}.remedy.{lang}",
                             f"names no `{api_name}`, which the entry lists",
                         )
+        # Causes, readings, settings and framework notes may also name the
+        # code's settings and their own `terms` in backticks; nothing else.
+        setting_names = {s.name for s in code.settings}
+        all_api_names = {n for v in code.views for n in v.api_names}
+        for view in code.views:
+            allowed = set(view.api_names) | setting_names
+            for i, cause in enumerate(view.causes, 1):
+                field = f"{view.api}.causes[{i}]"
+                _check_backticks({k: getattr(cause, k) for k in ("when", "check", "fix")},
+                                 allowed | set(cause.terms), known, cause.terms,
+                                 lambda f, r, field=field: self._fail(code.name, f"{field}.{f}", r))
+            for i, reading in enumerate(view.readings, 1):
+                field = f"{view.api}.readings[{i}]"
+                texts = {k: t for k in ("meaning", "remedy") if (t := getattr(reading, k)) is not None}
+                _check_backticks(texts, allowed | set(reading.terms), known, reading.terms,
+                                 lambda f, r, field=field: self._fail(code.name, f"{field}.{f}", r))
+        for i, setting in enumerate(code.settings, 1):
+            field = f"settings[{i}]"
+            _check_backticks({"about": setting.about}, all_api_names | setting_names | set(setting.terms),
+                             known, setting.terms, lambda f, r, field=field: self._fail(code.name, f"{field}.{f}", r))
+        for i, note in enumerate(code.frameworks, 1):
+            field = f"frameworks[{i}]"
+            _check_backticks({"does": note.does}, all_api_names | setting_names | set(note.terms),
+                             known, note.terms, lambda f, r, field=field: self._fail(code.name, f"{field}.{f}", r))
+
+
+def _check_backticks(texts: Mapping[str, Text], allowed: set[str], codes: set[str],
+                     terms: tuple[str, ...], fail: Any) -> None:
+    """Every backticked token of ``texts`` is a code, an ``allowed`` name (``name=value``
+    allowed too) or a term; every term is backticked in each language somewhere."""
+    for field, text in texts.items():
+        for lang in LANGS:
+            for token in _BACKTICK_RE.findall(text.get(lang)):
+                ident = token.split("=")[0].strip()
+                if token not in allowed and ident not in allowed and ident.upper() not in codes:
+                    raise fail(f"{field}.{lang}", f"`{token}` is neither a code, a listed API name, "
+                                                  "a setting of the code nor one of its terms")
+    for term in terms:
+        for lang in LANGS:
+            if not any(f"`{term}`" in t.get(lang) for t in texts.values()):
+                raise fail("terms", f"`{term}` is listed but not used in backticks in the {lang} text")
+
+
+def _short(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip()) and len(value) <= _SHORT_MAX
+
+
+def _str_list(raw: Mapping[str, Any], field: str, fail: Any) -> tuple[str, ...]:
+    value = raw.get(field, [])
+    if not isinstance(value, list) or not all(_short(v) for v in value):
+        raise fail(field, f"must be a list of non-empty strings of at most {_SHORT_MAX} characters")
+    return tuple(value)
 
 
 def _spellings(raw: Mapping[str, Any]) -> list[str]:
@@ -406,7 +682,7 @@ def load_registry(extra_files: Iterable[str | os.PathLike[str]] = (), *, package
     if packaged:
         files.append(packaged_registry_path())
         builder.add(read_packaged(), files[-1])
-    for path in map(os.fspath, extra_files):
+    for path in (os.fspath(f) for f in extra_files):
         builder.add(read_toml(path), path)
         files.append(path)
     return builder.build(tuple(files))

@@ -80,7 +80,7 @@ class UnknownStatusCode(LookupError):
             shown = self.query
             if (self.layout is not None or self.family) and hex_form.lower() != "0x" + self.query.lower().removeprefix("0x").zfill(8):
                 shown = f"{self.query} ({hex_form})"
-            if self.is_llm_layout:
+            if self.is_llm_layout and self.layout is not None:
                 msg = f"{shown} has the LLM DataDist layout but is not a known code ({self.layout.describe()})"
             elif self.family:
                 hccl = hccl_error(self.value)
@@ -242,30 +242,54 @@ def filter_codes(
 
 
 def search(text: str, registry: Registry | None = None) -> tuple[StatusCode, ...]:
-    """Codes whose names, meanings, remedies, notes or API names contain every word of ``text``.
+    """Codes whose text contains every word of ``text``.
 
-    Matching is case-insensitive and covers English and Chinese; Chinese text
-    needs no spaces (``建链`` matches any text containing it). An empty query
-    returns every code.
+    The text of a code is its names, meanings, remedies, notes and API names,
+    the when/check/fix of its causes, other pages' readings, its settings and
+    framework notes, and the symptoms that point at it. Matching is
+    case-insensitive and covers English and Chinese; Chinese text needs no
+    spaces (``建链`` matches any text containing it). An empty query returns
+    every code.
     """
     reg = registry if registry is not None else default_registry()
     words = [w.casefold() for w in _normalise(text).split()]
     out = []
+    symptoms = _symptom_text(reg) if words else {}
     for code in reg:
-        haystack = _haystack(code)
+        haystack = _haystack(code) + symptoms.get(code.name, "")
         if all(w in haystack for w in words):
             out.append(code)
     return tuple(out)
 
 
+def _texts(*texts: object) -> list[str]:
+    return [t.get(lang) for t in texts if t is not None for lang in LANGS]  # type: ignore[attr-defined]
+
+
 @lru_cache(maxsize=1024)
 def _haystack(code: StatusCode) -> str:
     parts = list(code.spellings)
-    if code.note:
-        parts += [code.note.get(lang) for lang in LANGS]
+    parts += _texts(code.note)
     for view in code.views:
         parts += list(view.api_names)
-        for lang in LANGS:
-            parts += [view.meaning.get(lang), view.remedy.get(lang)]
+        parts += _texts(view.meaning, view.remedy)
+        for cause in view.causes:
+            parts += _texts(cause.when, cause.check, cause.fix) + list(cause.terms)
+        for reading in view.readings:
+            parts += _texts(reading.meaning, reading.remedy)
+    for setting in code.settings:
+        parts += [setting.name] + _texts(setting.about)
+    for note in code.frameworks:
+        parts += [note.framework] + _texts(note.does)
     return "\n".join(parts).casefold()
 
+
+@lru_cache(maxsize=8)
+def _symptom_text(registry: Registry) -> dict[str, str]:
+    """Per code name, the patterns and checks of the symptoms that name it."""
+    out: dict[str, str] = {}
+    for symptom in registry.symptoms:
+        text = "\n" + "\n".join([symptom.pattern, symptom.framework] + _texts(symptom.check)).casefold()
+        for name in dict.fromkeys(([symptom.likely] if symptom.likely else []) + list(symptom.codes)):
+            out[name] = out.get(name, "") + text
+    return out

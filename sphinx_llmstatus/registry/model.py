@@ -36,7 +36,7 @@ class _Record:
     """Immutable record: positional or keyword construction in ``__slots__`` order,
     ``repr``, field-wise equality and hashing."""
 
-    __slots__ = ()
+    __slots__: tuple[str, ...] = ()
 
     _defaults: dict[str, object] = {}
 
@@ -80,15 +80,137 @@ class Text(_Record):
         return self.zh if lang == "zh" else self.en
 
 
-class Source(_Record):
-    """Where a fact comes from: a vendor documentation page or a public source file."""
+#: What a source is: a vendor documentation page, an upstream source file, or a
+#: public issue / pull request / discussion thread.
+SOURCE_KINDS: tuple[str, ...] = ("page", "source", "issue")
+#: Frameworks that causes, framework notes and symptoms may name (``api`` is the plain API).
+FRAMEWORKS: tuple[str, ...] = ("vllm-ascend", "mindie", "xllm", "omni-npu", "sglang", "api")
+#: Kinds of :class:`Setting`.
+SETTING_KINDS: tuple[str, ...] = ("option", "config", "env", "framework")
+#: What a code's ``differs`` list may say about its two vendor pages (see :attr:`StatusCode.disagreements`).
+DIFFERS: tuple[str, ...] = ("functions", "remedy")
 
-    __slots__ = ("key", "api", "kind", "title", "url")
+
+class Source(_Record):
+    """Where a fact comes from: a vendor page, a public source file or a public issue thread.
+
+    ``api`` is None when the source covers both APIs (an issue thread, a
+    framework's file); ``version`` names the page or release the facts come
+    from (``"CANN 8.0.RC3"``), when known.
+    """
+
+    __slots__ = ("key", "api", "kind", "title", "url", "version")
     key: str
-    api: Api
-    kind: Literal["page", "source"]
+    api: Api | None
+    kind: Literal["page", "source", "issue"]
     title: Text
     url: str
+    version: str | None
+
+
+class AppliesTo(_Record):
+    """Where a :class:`Cause` applies: frameworks (from :data:`FRAMEWORKS`), manager
+    modes (``CacheManager``...) and a free-text version range; empty means "any"."""
+
+    __slots__ = ("frameworks", "modes", "versions")
+    _defaults = {"frameworks": (), "modes": ()}
+    frameworks: tuple[str, ...]
+    modes: tuple[str, ...]
+    versions: str | None
+
+    def __bool__(self) -> bool:
+        return bool(self.frameworks or self.modes or self.versions)
+
+
+class Cause(_Record):
+    """One known cause of a code in one API, from a vendor page, upstream source or public report.
+
+    ``when`` is the circumstance the user sees (log shape, API path, deployment
+    shape), ``check`` something concrete to run or look at, ``fix`` what made
+    it go away. ``sources`` holds at least one :class:`Source`. ``terms`` are
+    the non-API tokens (commands, files, config keys) the texts put in backticks.
+    """
+
+    __slots__ = ("when", "check", "fix", "sources", "applies_to", "terms")
+    _defaults = {"terms": ()}
+    when: Text
+    check: Text
+    fix: Text
+    sources: tuple[Source, ...]
+    applies_to: AppliesTo
+    terms: tuple[str, ...]
+
+
+class Setting(_Record):
+    """A setting that governs a code: ``name`` exactly as the API or framework spells it.
+
+    ``kind`` is one of :data:`SETTING_KINDS`; ``api`` is None when the setting is
+    not tied to one API; ``unit`` (``"ms"``) and ``default`` (as written) are optional.
+    """
+
+    __slots__ = ("name", "kind", "about", "sources", "api", "unit", "default", "terms")
+    _defaults = {"terms": ()}
+    name: str
+    kind: Literal["option", "config", "env", "framework"]
+    about: Text
+    sources: tuple[Source, ...]
+    api: Api | None
+    unit: str | None
+    default: str | None
+    terms: tuple[str, ...]
+
+
+class FrameworkNote(_Record):
+    """What one framework (from :data:`FRAMEWORKS`) does when it gets the code:
+    retries, relinks, treats as success, re-raises under its own message."""
+
+    __slots__ = ("framework", "does", "sources", "terms")
+    _defaults = {"terms": ()}
+    framework: str
+    does: Text
+    sources: tuple[Source, ...]
+    terms: tuple[str, ...]
+
+
+class Reading(_Record):
+    """Another vendor page's reading of a code (an older or newer page than the view's own).
+
+    Each of ``recoverable``, ``meaning`` and ``remedy`` is None when that page
+    says nothing different or nothing at all.
+    """
+
+    __slots__ = ("source", "recoverable", "meaning", "remedy", "terms")
+    _defaults = {"terms": ()}
+    source: Source
+    recoverable: Recoverable | None
+    meaning: Text | None
+    remedy: Text | None
+    terms: tuple[str, ...]
+
+
+class Symptom(_Record):
+    """A log signature that hides a code: a framework's own words instead of the status code.
+
+    ``pattern`` is a literal, case-sensitive substring of one log line (no
+    regular expression), at most :data:`SYMPTOM_PATTERN_MAX` characters.
+    ``likely`` is the canonical name of the code it most likely hides (or
+    None); ``codes`` the canonical names of the codes it may hide.
+    """
+
+    __slots__ = ("id", "framework", "pattern", "check", "sources", "likely", "codes", "terms")
+    _defaults = {"codes": (), "terms": ()}
+    id: str
+    framework: str
+    pattern: str
+    check: Text
+    sources: tuple[Source, ...]
+    likely: str | None
+    codes: tuple[str, ...]
+    terms: tuple[str, ...]
+
+
+SYMPTOM_PATTERN_MIN = 8
+SYMPTOM_PATTERN_MAX = 200
 
 
 class ApiView(_Record):
@@ -97,12 +219,14 @@ class ApiView(_Record):
     ``documented`` is False when the vendor page of that API has no row for the
     code; the text is then ours alone, written from the name and the headers.
     ``functions``, ``options`` and ``modes`` are the API names the remedy refers
-    to (each appears in backticks in ``remedy``).
+    to (each appears in backticks in ``remedy``). ``causes`` are the known
+    causes with checks and fixes; ``readings`` what other vendor pages (older
+    or newer than ``source``) say about the code.
     """
 
     __slots__ = ("api", "name", "documented", "source", "recoverable", "meaning", "remedy",
-                 "functions", "options", "modes")
-    _defaults = {"functions": (), "options": (), "modes": ()}
+                 "functions", "options", "modes", "causes", "readings")
+    _defaults = {"functions": (), "options": (), "modes": (), "causes": (), "readings": ()}
     api: Api
     name: str
     documented: bool
@@ -113,6 +237,8 @@ class ApiView(_Record):
     functions: tuple[str, ...]
     options: tuple[str, ...]
     modes: tuple[str, ...]
+    causes: tuple[Cause, ...]
+    readings: tuple[Reading, ...]
 
     @property
     def api_names(self) -> tuple[str, ...]:
@@ -126,12 +252,14 @@ class StatusCode(_Record):
     ``value`` is the number as the API returns it: a ``uint32`` for C++ codes
     (``0xFFFFFFFF`` for ``LLM_FAILED``), ``-1`` for the Python-only
     ``LLM_UNKNOWN_ERROR``. ``name`` is the canonical spelling: the C++ constant
-    where there is one, else the Python member. Hashing and equality are by
-    identity: a registry holds one object per code.
+    where there is one, else the Python member. ``settings`` are the settings
+    that govern the code, ``frameworks`` what common frameworks do with it.
+    Hashing and equality are by identity: a registry holds one object per code.
     """
 
-    __slots__ = ("name", "value", "python", "cpp", "related", "aliases", "note")
-    _defaults = {"related": (), "aliases": ()}
+    __slots__ = ("name", "value", "python", "cpp", "related", "aliases", "note", "settings", "frameworks",
+                 "differs")
+    _defaults = {"related": (), "aliases": (), "settings": (), "frameworks": (), "differs": ()}
     name: str
     value: int
     python: ApiView | None
@@ -139,6 +267,9 @@ class StatusCode(_Record):
     related: tuple[str, ...]
     aliases: tuple[str, ...]
     note: Text | None
+    settings: tuple[Setting, ...]
+    frameworks: tuple[FrameworkNote, ...]
+    differs: tuple[str, ...]
 
     __eq__ = object.__eq__
     __hash__ = object.__hash__
@@ -207,17 +338,36 @@ class StatusCode(_Record):
 
     @property
     def disagreements(self) -> tuple[str, ...]:
-        """Fields on which the two APIs differ: ``name``, ``recoverable``, ``remedy`` (functions named)."""
+        """What really differs between the two vendor pages of this code.
+
+        ``name``: the APIs spell the code differently. ``recoverable``: both
+        pages have a row and they disagree (a missing row is no disagreement).
+        ``modes``: both pages have a row and restrict the code to different
+        manager modes. ``functions`` and ``remedy`` come from the entry's
+        ``differs`` list, read off both pages by hand: a call or option named
+        on one page has no counterpart on the other, or the remedy steps differ
+        (not merely the spelling of the same call).
+        """
         if self.python is None or self.cpp is None:
             return ()
         out = []
         if self.python.name != self.cpp.name:
             out.append("name")
-        if self.python.recoverable != self.cpp.recoverable:
+        both = self.python.documented and self.cpp.documented
+        if both and self.python.recoverable != self.cpp.recoverable:
             out.append("recoverable")
-        if self.python.functions != self.cpp.functions or self.python.options != self.cpp.options:
-            out.append("remedy")
+        if both and set(self.python.modes) != set(self.cpp.modes):
+            out.append("modes")
+        out += [d for d in DIFFERS if d in self.differs]
         return tuple(out)
+
+    @property
+    def names_differ(self) -> bool:
+        """True when the two pages' remedies spell their calls or options differently
+        (``link_clusters`` / ``LinkLlmClusters``), whether or not the steps differ."""
+        if self.python is None or self.cpp is None:
+            return False
+        return (self.python.functions, self.python.options) != (self.cpp.functions, self.cpp.options)
 
 
 class Registry:
@@ -226,14 +376,16 @@ class Registry:
     Build it with :func:`sphinx_llmstatus.registry.load_registry`; use
     :func:`sphinx_llmstatus.registry.default_registry` for the packaged one.
     ``codes`` is a tuple in display order, ``sources`` maps source keys to
-    :class:`Source`, ``files`` lists the TOML files it was built from.
+    :class:`Source`, ``files`` lists the TOML files it was built from,
+    ``symptoms`` the log signatures that hide a code.
     """
 
-    __slots__ = ("codes", "sources", "files", "_by_name", "_by_value")
+    __slots__ = ("codes", "sources", "files", "symptoms", "_by_name", "_by_value")
 
     def __init__(self, codes: tuple[StatusCode, ...], sources: Mapping[str, Source],
-                 files: tuple[str, ...] = ()) -> None:
+                 files: tuple[str, ...] = (), symptoms: tuple[Symptom, ...] = ()) -> None:
         self.codes, self.sources, self.files = tuple(codes), sources, tuple(files)
+        self.symptoms = tuple(symptoms)
         self._by_name: dict[str, StatusCode] = {}
         self._by_value: dict[int, StatusCode] = {}
         for code in self.codes:

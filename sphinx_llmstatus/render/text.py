@@ -225,7 +225,7 @@ def summary(counts: Mapping[tuple[str, int | None], int], codes: Mapping[tuple[s
     lab = labels(lang)
     if not counts:
         return lab["no_hits"]
-    failures = sum(n for k, n in counts.items() if not (codes[k] is not None and codes[k].is_success))
+    failures = sum(n for k, n in counts.items() if not ((code := codes[k]) is not None and code.is_success))
     out = [style(lab["summary"], "bold", color=color) + ": "
            + lab["scan_summary"].format(n=sum(counts.values()), k=len(counts), f=failures)]
     width = max(len(k[0]) for k in counts)

@@ -42,7 +42,7 @@ class Utf8Reader(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buffer) -> int:  # type: ignore[no-untyped-def, override]
+    def readinto(self, buffer) -> int:
         while not self._pending:
             raw = self._stream.read(_CHUNK)
             if self._skip:
@@ -69,4 +69,4 @@ def utf8_stream(stream: BinaryIO) -> BinaryIO:
     if codec is None:
         return stream
     skip = 4 if codec.startswith("utf-32") else 2
-    return io.BufferedReader(Utf8Reader(stream, codec, skip))  # type: ignore[return-value]
+    return io.BufferedReader(Utf8Reader(stream, codec, skip))

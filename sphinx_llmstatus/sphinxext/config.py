@@ -6,7 +6,7 @@ falls back to the default, so a typo in ``conf.py`` never breaks a build.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from sphinx.application import Sphinx
 from sphinx.config import Config
@@ -14,7 +14,7 @@ from sphinx.config import Config
 from .diagnostics import Subtype, warn
 
 #: name -> (default, rebuild, types, check(value) -> error message or None)
-CONFIG_VALUES: dict[str, tuple[Any, str, tuple[type, ...]]] = {
+CONFIG_VALUES: dict[str, tuple[Any, Literal['env'], tuple[type, ...]]] = {
     # None: follow the project's ``language`` (zh* -> Chinese, else English).
     "llmstatus_language": (None, "env", (str, type(None))),
     # Extra registry TOML files (same schema) that add codes or override fields.

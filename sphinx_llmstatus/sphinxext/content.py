@@ -8,7 +8,7 @@ without extra visitors; HTML styling hangs on ``llmstatus-*`` classes.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from docutils import nodes
@@ -135,17 +135,17 @@ class Renderer:
 
     def _api_table(self, code: StatusCode, views: Sequence) -> nodes.table:
         header = [self._("Field")] + [_API_LABEL[v.api] for v in views]
-        rows: list[list[list[nodes.Node]]] = [
-            [[nodes.Text(self._("Name"))]]
-            + [[nodes.literal(v.name, v.name)] for v in views],
-            [[nodes.Text(self._("Recoverable"))]] + [[self.badge(v.recoverable)] for v in views],
+        def row(label: str, cells: list[list[nodes.Node]]) -> list[list[nodes.Node]]:
+            return [[nodes.Text(self._(label))], *cells]
+
+        rows = [
+            row(N_("Name"), [[nodes.literal(v.name, v.name)] for v in views]),
+            row(N_("Recoverable"), [[self.badge(v.recoverable)] for v in views]),
         ]
         if len({v.meaning.get(self.lang) for v in views}) > 1:
-            rows.append([[nodes.Text(self._("Meaning"))]]
-                        + [self.inline(v.meaning.get(self.lang)) for v in views])
-        rows.append([[nodes.Text(self._("Remedy"))]]
-                    + [self.inline(v.remedy.get(self.lang)) for v in views])
-        rows.append([[nodes.Text(self._("Source"))]] + [self._source_cell(v) for v in views])
+            rows.append(row(N_("Meaning"), [self.inline(v.meaning.get(self.lang)) for v in views]))
+        rows.append(row(N_("Remedy"), [self.inline(v.remedy.get(self.lang)) for v in views]))
+        rows.append(row(N_("Source"), [self._source_cell(v) for v in views]))
         widths = [16] + [42] * len(views)
         return build_table(header, rows, widths, classes=["llmstatus-entry-table"])
 
@@ -160,7 +160,7 @@ class Renderer:
 
     def code_table(
         self, codes: Sequence[StatusCode], columns: Sequence[str], apis: Sequence[str],
-        row_id: callable,
+        row_id: Callable[[StatusCode], str],
     ) -> nodes.table:
         """A table of ``codes`` with ``columns``; ``row_id(code)`` gives each row's anchor."""
         header = [self._(COLUMNS[c]) for c in columns]

@@ -7,7 +7,7 @@ Every warning is logged with ``type="llmstatus"``, a subtype from
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from sphinx.util import logging
@@ -17,7 +17,7 @@ WARNING_TYPE = "llmstatus"
 logger = logging.getLogger("sphinx_llmstatus")
 
 
-class Subtype(str, Enum):
+class Subtype(StrEnum):
     """Warning subtypes (``suppress_warnings = ["llmstatus.<value>"]``)."""
 
     unknown_code = "unknown_code"  #: a directive or role names no code of the registry

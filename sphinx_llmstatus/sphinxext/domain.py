@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 from docutils import nodes
 from docutils.nodes import Element
@@ -19,12 +19,12 @@ from sphinx.addnodes import pending_xref
 from sphinx.builders import Builder
 from sphinx.domains import Domain, ObjType
 from sphinx.environment import BuildEnvironment
-from .labels import _ as llm_
 from sphinx.util.nodes import make_refnode
 
 from ..registry.lookup import UnknownStatusCode, lookup
 from .config import registry_lang
 from .diagnostics import Subtype, warn
+from .labels import _ as llm_
 from .state import get_registry
 
 ENTRY, ROW = "entry", "row"
@@ -52,9 +52,9 @@ class LLMDomain(Domain):
     label = "LLM DataDist"
     object_types = {"status": ObjType(llm_("status code"), "status")}
     # Directives and roles are filled in by setup() to keep imports one-way.
-    directives: dict[str, Any] = {}
-    roles: dict[str, Any] = {}
-    initial_data: dict[str, dict[str, tuple[str, str, int]]] = {
+    directives: ClassVar[dict[str, Any]] = {}
+    roles: ClassVar[dict[str, Any]] = {}
+    initial_data: ClassVar[dict[str, dict[str, tuple[str, str, int]]]] = {
         "entries": {},  # name -> (docname, node id, line)
         "rows": {},  # name -> (docname, node id, line)
     }
@@ -169,13 +169,13 @@ class LLMDomain(Domain):
         return title
 
     def _refnode(self, builder: Builder, fromdocname: str, name: str,
-                 where: tuple[str, str], contnode: Element) -> Element:
+                 where: tuple[str, str], contnode: Element) -> nodes.reference:
         return make_refnode(builder, fromdocname, where[0], where[1], contnode, self.title(name))
 
     def resolve_xref(
         self, env: BuildEnvironment, fromdocname: str, builder: Builder, typ: str,
         target: str, node: pending_xref, contnode: Element,
-    ) -> Element | None:
+    ) -> nodes.reference | None:
         name = target if target in self.entries else self._canonical(target)
         if name is None:
             return None
@@ -183,7 +183,7 @@ class LLMDomain(Domain):
         if entry is not None:
             return self._refnode(builder, fromdocname, name, entry[:2], contnode)
         if node.get("llmstatus_silent"):
-            return contnode  # a table's own name cell: no entry, so no link
+            return contnode  # type: ignore[return-value]  # a table's own name cell: no entry, so no link
         row = self.rows.get(name)
         if row is not None:
             return self._refnode(builder, fromdocname, name, row[:2], contnode)
@@ -192,10 +192,10 @@ class LLMDomain(Domain):
     def resolve_any_xref(
         self, env: BuildEnvironment, fromdocname: str, builder: Builder, target: str,
         node: pending_xref, contnode: Element,
-    ) -> list[tuple[str, Element]]:
+    ) -> list[tuple[str, nodes.reference]]:
         name = self._canonical(target)
         where = self.target_of(name) if name else None
-        if where is None:
+        if name is None or where is None:
             return []
         return [("llm:status", self._refnode(builder, fromdocname, name, where, contnode))]
 
@@ -240,7 +240,7 @@ def fallback_reference(app: Any, env: BuildEnvironment, node: pending_xref,
         else:
             url = template.format(name=code.name, value=code.value, hex=code.hex or "")
     if url:
-        title = env.get_domain("llm").title(code.name)  # type: ignore[attr-defined]
+        title = env.get_domain("llm").title(target)  # type: ignore[attr-defined]
         ref = nodes.reference("", "", internal=False, refuri=url, reftitle=title,
                               classes=["llmstatus-external"])
         ref += contnode

@@ -17,9 +17,9 @@ from ..registry.lookup import UnknownStatusCode, lookup
 from ..registry.model import StatusCode
 from .config import project_lang
 from .content import Renderer
-from .labels import _
 from .diagnostics import Subtype, warn
 from .domain import LLMDomain, anchor
+from .labels import _
 from .options import api_option, lang_option, option
 from .state import doc_lang, get_registry, note_registry_dependency
 from .table import TABLE_OPTIONS, render_table

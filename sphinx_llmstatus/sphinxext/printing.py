@@ -29,7 +29,9 @@ class NameLinkTargets(SphinxPostTransform):
         return fmt == "latex" and self.config.latex_show_urls in ("no", False, None)
 
     def run(self, **kwargs: Any) -> None:
-        for literal in list(self.document.findall(_titled_literal)):
+        for literal in list(self.document.findall(nodes.literal)):
+            if "llmstatus_target" not in literal:
+                continue
             after = literal.parent if isinstance(literal.parent, nodes.reference) else literal
             _append_after(after, [nodes.Text(f" ({literal['llmstatus_target']})")])
         for ref in list(self.document.findall(nodes.reference)):
@@ -38,9 +40,6 @@ class NameLinkTargets(SphinxPostTransform):
                 shown = nodes.reference(uri, uri, refuri=uri, internal=False)
                 _append_after(ref, [nodes.Text(" ("), shown, nodes.Text(")")])
 
-
-def _titled_literal(node: nodes.Node) -> bool:
-    return isinstance(node, nodes.literal) and "llmstatus_target" in node
 
 
 def _append_after(node: nodes.Node, new: list[nodes.Node]) -> None:

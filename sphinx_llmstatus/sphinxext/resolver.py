@@ -26,6 +26,7 @@ from typing import Any
 
 from docutils import nodes
 from sphinx.addnodes import pending_xref
+from sphinx.domains.std import StandardDomain
 from sphinx.errors import NoUri
 from sphinx.transforms.post_transforms import ReferencesResolver, SphinxPostTransform
 
@@ -43,7 +44,8 @@ class LocalStatusReferences(SphinxPostTransform):
         entries, rows = domain.entries, domain.rows
         # Sphinx 9 deprecates SphinxTransform.app; env._app is what its own resolver uses.
         app = getattr(self.env, "_app", None) or self.app
-        self._builder, self._uris = app.builder, {}
+        self._builder = app.builder
+        self._uris: dict[tuple[str, str], str | None] = {}
         current = self.env.docname
         # Role mentions: bare literals marked with the code name.
         for literal in list(self.document.findall(nodes.literal)):
@@ -73,15 +75,15 @@ class LocalStatusReferences(SphinxPostTransform):
             if refdomain != "llm":
                 continue
             name = node["reftarget"]
-            found = entries.get(name)
-            if found is None:
+            target = entries.get(name)
+            if target is None:
                 if node.get("llmstatus_silent"):
                     node.replace_self(node.children)  # a table's own name cell: no link
                     continue
-                found = rows.get(name)
-                if found is None:
+                target = rows.get(name)
+                if target is None:
                     continue
-            self._link(node, node.get("refdoc", current), found[0], found[1], domain.title(name))
+            self._link(node, node.get("refdoc", current), target[0], target[1], domain.title(name))
 
     def _link(self, node: nodes.Element, fromdoc: str, todoc: str, node_id: str, title: str,
               wrap: bool = False) -> bool:
@@ -120,9 +122,9 @@ class LocalStatusReferences(SphinxPostTransform):
         names in remedies should look like the other API names.
         """
         if node.get("reftype") != "ref" or not node.children or \
-                not node[0].get("llmstatus_api_target"):
+                not isinstance(node[0], nodes.Element) or not node[0].get("llmstatus_api_target"):
             return
-        std = self.env.get_domain("std")
+        std: StandardDomain = self.env.get_domain("std")  # type: ignore[assignment]
         docname, labelid = std.anonlabels.get(node["reftarget"].lower(), ("", ""))
         if docname:
             self._link(node, node.get("refdoc", current), docname, labelid, "")

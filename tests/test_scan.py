@@ -247,3 +247,34 @@ def test_hostile_lines_are_linear(line):
     start = time.perf_counter()
     list(scan_text(line))
     assert time.perf_counter() - start < 5
+
+
+def test_context_groups():
+    text = "\n".join(["a", "b", "ret = 1343270921", "c", "d", "e", "LLMStatusCode.LLM_TIMEOUT", "f"])
+    for stream in (io.BytesIO(text.encode()), Trickle(text.encode(), 2)):
+        groups = list(scan_with_context(stream, 1))
+        assert [([n for n, _ in b], [h.line_no for h in hs], [n for n, _ in a]) for b, hs, a in groups] == [
+            ([2], [3], [4]), ([6], [7], [8])]
+    groups = list(scan_with_context(io.BytesIO(text.encode()), 3))
+    assert [([n for n, _ in b], [h.line_no for h in hs], [n for n, _ in a]) for b, hs, a in groups] == [
+        ([1, 2], [3], [4, 5, 6]), ([], [7], [8])]
+
+
+def test_context_line_numbers_after_a_long_line(monkeypatch):
+    monkeypatch.setattr(engine, "LONG_LINE", 1 << 14)
+    text = "a\n" + "x " * 50_000 + "\nb\nret = 1343270921\nc\n"
+    (group,) = scan_with_context(io.BytesIO(text.encode()), 1)
+    assert [n for n, _ in group[0]] == [3] and group[1][0].line_no == 4 and [n for n, _ in group[2]] == [5]
+
+
+def test_rules_come_from_the_registry(tmp_path):
+    from sphinx_llmstatus.registry import load_registry
+
+    extra = tmp_path / "extra.toml"
+    extra.write_text(
+        '[[code]]\nname = "LLM_CUSTOM_THING"\nvalue = 0x5010B0FE\n[code.cpp]\nname = "LLM_CUSTOM_THING"\n'
+        'documented = false\nsource = "cpp-source"\nrecoverable = "unknown"\nmeaning.en = "m"\nmeaning.zh = "m"\n'
+        'remedy.en = "r"\nremedy.zh = "r"\n', encoding="utf-8")
+    reg = load_registry([extra])
+    assert [h.code.name for h in scan_text("ret = 0x5010B0FE; LLM_CUSTOM_THING", registry=reg)] == ["LLM_CUSTOM_THING"]
+    assert [h.code for h in scan_text("ret = 0x5010B0FE")] == [None]

@@ -25,13 +25,13 @@ so hits still come out in order.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import BinaryIO
 
 from ..registry.layout import SHARED_READINGS
 from ..registry.model import Registry
 from . import prefilter as _prefilter
-from .context import CONTEXT_SPAN, HEAD, MODULE_FAMILIES, ContextFinder, prefix
+from .context import CONTEXT_SPAN, HEAD, MODULE_FAMILIES, ContextFinder, Prefix, prefix
 from .hit import MAX_COLUMNS, Hit
 from .rules import Matcher, Token
 
@@ -128,7 +128,7 @@ def _char_start(buf: bytearray | bytes, i: int) -> int:
     return i
 
 
-def _long_line(buf: bytearray, read, read_size: int) -> Iterator[tuple]:  # type: ignore[no-untyped-def]
+def _long_line(buf: bytearray, read: Callable[[int], bytes], read_size: int) -> Generator[tuple, None, bytearray]:
     """Pieces of one line longer than :data:`LONG_LINE`; returns what follows its line break."""
     head = bytes(buf[:CONTEXT_SPAN])
     base = 0  # characters of the line before buf[0]
@@ -169,7 +169,7 @@ class _Line:
 
     __slots__ = ("line_no", "head", "pre", "tokens", "symptoms", "excerpts", "length", "text")
 
-    def __init__(self, line_no: int, head: bytes, pre, text: str | None) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, line_no: int, head: bytes, pre: Prefix, text: str | None) -> None:
         self.line_no, self.head, self.pre, self.text = line_no, head, pre, text
         self.tokens: list[Token] = []
         self.symptoms: list[tuple[object, int]] = []

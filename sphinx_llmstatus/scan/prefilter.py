@@ -83,7 +83,7 @@ class HyperscanPrefilter:
             while pos < end:
                 found.clear()
                 try:
-                    self._db.scan(view[pos:end], match_event_handler=on_match)
+                    self._db.scan(view[pos:end], match_event_handler=on_match)  # type: ignore[type-var]
                 except terminated:
                     pass
                 if not found:

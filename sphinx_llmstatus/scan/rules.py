@@ -102,7 +102,7 @@ class Matcher:
         alt = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
         lo, hi = str(LLM_CODE_BASE), str(_LAYOUT_LAST)
         dec_prefix = _common_prefix(lo, hi) if len(lo) == len(hi) else ""
-        layout_dec = re.escape(dec_prefix) + r"\d{%d}" % (len(lo) - len(dec_prefix)) if dec_prefix else r"(?!)"
+        layout_dec = re.escape(dec_prefix) + rf"\d{{{len(lo) - len(dec_prefix)}}}" if dec_prefix else r"(?!)"
         layout_hex = f"{LLM_CODE_BASE >> 16:x}[bB][0-9A-Fa-f]{{3}}"
         hex_values = sorted(f"{v:08x}" for v in self.shared_values if v >= 0x10000000)
         shared_hex = "|".join(f"{h}|{h.upper()}" for h in hex_values) or "(?!)"
@@ -159,6 +159,7 @@ class Matcher:
         last_end = -1
         for m in self._re.finditer(line, lo, min(len(line), hi + 96)):
             kind = m.lastgroup
+            code: StatusCode | None
             if kind == "name":
                 s = m.start()
                 if s >= hi:

@@ -63,7 +63,7 @@ def decompressed(stream: BinaryIO) -> BinaryIO:
     except ImportError:
         raise OSError("zstd-compressed input needs the 'zstandard' package (pip install zstandard)") from None
     reader = zstandard.ZstdDecompressor().stream_reader(stream, read_across_frames=True)
-    return io.BufferedReader(reader)  # type: ignore[arg-type, return-value]
+    return io.BufferedReader(reader)
 
 
 def open_log(path: str, stdin: BinaryIO | None = None) -> BinaryIO:
@@ -78,7 +78,7 @@ def open_log(path: str, stdin: BinaryIO | None = None) -> BinaryIO:
         raw = open(path, "rb")  # noqa: SIM115 (closed by the caller)
     stream = decompressed(raw)
     if stream is not raw:
-        stream = io.BufferedReader(stream) if not hasattr(stream, "peek") else stream  # type: ignore[arg-type]
+        stream = stream if hasattr(stream, "peek") else io.BufferedReader(stream)  # type: ignore[type-var]
     return utf8_stream(stream)
 
 

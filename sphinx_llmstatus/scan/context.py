@@ -34,6 +34,9 @@ CONTEXT_WORDS = (
     "LinkLlmClusters", "UnlinkLlmClusters", "PullKvCache", "PullKvBlocks", "PushKvCache", "PushKvBlocks",
     "CopyKvCache", "CopyKvBlocks", "link_clusters", "unlink_clusters", "pull_cache", "pull_blocks",
     "push_cache", "push_blocks", "copy_cache", "switch_role", "check_link_status",
+    # Its own C++ internals as its GE-module log lines name them (function and
+    # file tags, /work/notes/incidents.md section 6.1 L9/L10).
+    "LinkCluster", "LinkClusters", "UnlinkCluster", "UnlinkClusters", "llm_link_manager",
 )
 
 # plog: "[ERROR] GE(1254,ker_DP25_EP25):2025-..." (module, pid, process name).

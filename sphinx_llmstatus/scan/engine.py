@@ -28,7 +28,7 @@ from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import BinaryIO
 
-from ..registry.layout import SHARED_READINGS
+from ..registry.layout import FAMILY_KEYS, FAMILY_LABELS, SHARED_READINGS, hccl_error, neighbour_family
 from ..registry.model import Registry
 from . import prefilter as _prefilter
 from .context import CONTEXT_SPAN, HEAD, MODULE_FAMILIES, ContextFinder, Prefix, prefix
@@ -235,7 +235,10 @@ class _Run:
         groups: dict[tuple, list[Token]] = {}
         family_of: dict[tuple, tuple[str, str]] = {}
         for t in ln.tokens:
-            if t.kind == "shared" and decided is None:
+            if t.kind == "other":
+                fam = FAMILY_KEYS.get(neighbour_family(t.value or 0) or "", "acl_runtime")
+                fe = (fam, f"{FAMILY_LABELS[fam]} number after a status keyword")
+            elif t.kind == "shared" and decided is None:
                 if pre.module in MODULE_FAMILIES:
                     fe = (MODULE_FAMILIES[pre.module], f"{pre.module}( log line, no LLM DataDist context nearby")
                 else:
@@ -258,6 +261,11 @@ class _Run:
                 reading = SHARED_READINGS.get((family, first.value or 0))
                 if reading is not None:
                     other, meaning = reading[0], (reading[1], reading[2])
+                else:
+                    other = hccl_error(first.value or 0) or str(first.value)
+                    label = neighbour_family(first.value or 0) or FAMILY_LABELS[family]
+                    meaning = (f"{label}: another layer's code, not LLM DataDist's",
+                               f"{label}：其他组件的错误码，不属于 LLM DataDist")
                 if code is not None and other in code.aliases:
                     related = code
                 code = None

@@ -21,7 +21,11 @@ when it is one of:
    ``is`` or a space. These numbers belong to several layers; which one is
    decided from the context (:mod:`sphinx_llmstatus.scan.engine`). Decimal,
    or 8 hex digits of one case for values that have 8 hex digits.
-4. ``0`` and ``-1`` are never tokens as bare numbers (every C call logs
+4. ``other``: another layer's number after a status keyword: a HIXL/ADXL
+   status (``ErrorNo: 103905()``), an ACL runtime code (``ErrCode=507046``) or
+   an HCCL error number (``errNo[0x0000000005000007]``): reported under its
+   own family, never as LLM DataDist's.
+5. ``0`` and ``-1`` are never tokens as bare numbers (every C call logs
    ``ret = 0`` and ``ret = -1``); only as names or reprs.
 
 Not tokens: an operand of ``==`` or ``!=`` (the expected value in ``Check
@@ -37,12 +41,13 @@ from __future__ import annotations
 
 import re
 
+from ..registry.layout import neighbour_family
 from ..registry.model import LLM_CODE_BASE, LLM_CODE_MASK, Registry, StatusCode
 
 #: Status keywords before a shared number (``k_ret = ffffffff``, ``ErrorNo: 4294967295``).
 _KEYWORD = (
     r"(?<![A-Za-z0-9])"
-    r"(?:ret(?:_?code|_?val(?:ue)?)?|return[ _](?:code|value)|rc|result(?:[ _]code)?"
+    r"(?:ret(?:_?code|_?val(?:ue)?)?|return(?:[ _](?:code|value))?|rc|result(?:[ _]code)?"
     r"|status(?:[ _]?code)?|err(?:or)?(?:[ _]?(?:code|no|num))?|errno|code)"
     r"[ \t]{0,4}(?:(?<![=!<>])[:=](?!=)|[ \t]is|\[|\()?[ \t]{0,4}"
 )
@@ -57,6 +62,10 @@ _FIELD_SUFFIXES = (
 _STATUS_NAMES = re.compile(r"(?:ret|rc|result|status|err|error|errno|code)", re.IGNORECASE)
 _REPR_TAIL = re.compile(r"[ \t]{0,8}:[ \t]{0,8}-?\d{1,20}[ \t]{0,8}>")
 _QUALIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}\Z")
+#: Other layers' numbers reported (under their family) after a status keyword:
+#: HIXL/ADXL statuses, ACL runtime codes and HCCL error numbers
+#: (:data:`sphinx_llmstatus.registry.layout.NEIGHBOUR_FAMILIES`, ``errNo[0x0000000005000007]``).
+_OTHER_NUMBERS = r"10390[0-5]|[25]03900|[125]07[0-9]{3}|0[xX]0{0,15}50[0-3][0-9A-Fa-f]{4}"
 #: Characters looked at before a token (keyword, field name, qualifiers).
 LOOKBEHIND = 128
 _LAYOUT_LAST = LLM_CODE_BASE | ~LLM_CODE_MASK & 0xFFFFFFFF
@@ -70,7 +79,7 @@ def _common_prefix(a: str, b: str) -> str:
 
 
 class Token:
-    """A candidate on one line: span, kind (``name``/``layout``/``shared``), value and code."""
+    """A candidate on one line: span, kind (``name``/``layout``/``shared``/``other``), value and code."""
 
     __slots__ = ("start", "end", "kind", "value", "code", "python_form")
 
@@ -113,7 +122,8 @@ class Matcher:
         self._re = re.compile(
             rf"(?<![A-Za-z0-9_])(?P<name>{alt})(?![A-Za-z0-9_])"
             rf"|(?<![A-Za-z0-9_])(?<![A-Za-z0-9][-./#%@+])(?:(?P<lh>(?:0[xX])?{layout_hex})|(?P<ld>{layout_dec})){after}"
-            rf"|(?i:{_KEYWORD})(?P<sv>(?:0[xX])?(?-i:{shared_hex})|{shared_dec}){after}"
+            rf"|(?i:{_KEYWORD})(?:(?P<sv>(?:0[xX])?(?-i:{shared_hex})|{shared_dec})"
+            rf"|(?P<ov>{_OTHER_NUMBERS})){after}"
         )
         self.literals = self._literals(heads, dec_prefix, hex_values)
         self.prefilter = (
@@ -121,6 +131,7 @@ class Matcher:
             + (layout_hex.encode(), layout_dec.encode())
             + tuple(f"(?i:{h})".encode() for h in hex_values)
             + tuple(str(v).encode() for v in sorted(self.shared_values))
+            + (_OTHER_NUMBERS.encode(),)
         )
 
     def _literals(self, heads: list[str], dec_prefix: str, hex_values: list[str]) -> tuple[bytes, ...]:
@@ -177,6 +188,15 @@ class Matcher:
                             start, end = lt, tail.end()
                 value = code.value
                 tok_kind = "name"
+            elif kind == "ov":
+                s = m.start("ov")
+                if s >= hi:
+                    break
+                text = m.group("ov")
+                value = int(text, 16) if text[:2] in ("0x", "0X") else int(text)
+                if value in shared or neighbour_family(value) is None:
+                    continue
+                code, start, end, python_form, tok_kind = None, s, m.end(), False, "other"
             elif kind == "sv":
                 s = m.start("sv")
                 if s >= hi:

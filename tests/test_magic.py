@@ -304,9 +304,10 @@ def test_lang_option_and_config(ip):
         ("%llmstatus --lang fr", "argument --lang: invalid choice: 'fr'"),
         ("%llmstatus --bogus", "unrecognized arguments: --bogus"),
         ("%llmstatus --last LLM_LINK_FAILED", "give only one of a code and --last"),
-        ("%llmstatus --all", "--all and --limit apply to the cell magic %%llmstatus"),
+        ("%llmstatus --all", "unrecognized arguments: --all (--all: an option of the cell magic %%llmstatus)"),
         ("%llmstatus --hook maybe", "argument --hook: invalid choice: 'maybe'"),
-        ("%%llmstatus --search x\nret = 1", "%%llmstatus scans the cell; it takes only --all, --api, --lang and --limit"),
+        ("%%llmstatus --search x\nret = 1",
+         "unrecognized arguments: --search x (--search: an option of the line magic %llmstatus)"),
         ("%%llmstatus --limit -3\nret = 1", "--limit must be 0 (no limit) or more, not -3"),
         ("%%llmstatus --limit x\nret = 1", "argument --limit: invalid int value: 'x'"),
     ],
@@ -336,8 +337,16 @@ def test_bad_registry_file_is_one_line(ip, tmp_path):
 def test_help_is_full(ip):
     res, out, err = run(ip, "%llmstatus?")
     for needle in ("%llmstatus [--search WORD", "--api", "--recoverable", "--lang", "--last", "--hook",
-                   "--all", "%%llmstatus", "r.value", "建链"):
+                   "%%llmstatus", "r.value", "建链"):
         assert needle in out, needle
+    assert "--limit" not in out and "--all" not in out  # the cell magic's options are its own
+
+
+def test_cell_magic_help_is_its_own(ip):
+    res, out, err = run(ip, "%%llmstatus?")
+    for needle in ("%%llmstatus [--all] [--api {python,cpp}] [--lang {en,zh}] [--limit N]", "r.hits"):
+        assert needle in out, needle
+    assert "--search WORD" not in out and "--hook {on,off}" not in out
 
 
 # -- %%llmstatus ---------------------------------------------------------------------
@@ -354,7 +363,10 @@ def test_cell_magic_finds_exactly_the_issue_lines(ip):
     text = r.text()
     assert "3 status code occurrences in 6 lines" in text
     assert "Line 2: LLM_LINK_FAILED" in text and "ret = 1343270921" in text
-    assert "LLM_LINK_FAILED × 2" in text and "503900" not in text and "1343225857" not in text
+    assert "LLM_LINK_FAILED × 2" in text and "1343225857" not in text
+    # Another layer's number is listed apart, never as an LLM DataDist code (issue 10).
+    assert [line for line in text.splitlines() if "503900" in line] == ["HIXL/ADXL (not LLM DataDist): 1 × 503900"]
+    assert [h.family for h in r.other] == ["hixl"] and "first failure: line 1 LLM_LINK_FAILED" in text
     rows = r.rows()
     assert rows[0].api == "python" and rows[1].api == "cpp"
     assert rows[1].remedy == rows[1].code.cpp.remedy.en and rows[0].remedy == rows[0].code.python.remedy.en
@@ -510,13 +522,21 @@ def test_hook_chains_to_an_installed_custom_exception_handler(ip):
             ip.CustomTB = saved[1]
 
 
-def test_hook_never_hides_its_own_error(ip):
+def test_hook_never_prints_a_traceback_of_its_own(ip):
     run(ip, "%llmstatus --hook on")
     _, out, err = run(ip, "raise BrokenStatus('the user error')")
     both = out + err
-    assert "the user error" in both  # the user's traceback first
-    assert "Error in callback" in both and "boom inside status_code" in both
-    assert both.index("the user error") < both.index("boom inside status_code")
+    assert "the user error" in both  # the user's traceback, and nothing after it
+    assert "Error in callback" not in both and "boom inside status_code" not in both
+
+
+@pytest.mark.parametrize("status", ["10**5000", "-(10**5000)"])
+def test_hook_is_quiet_for_a_status_code_too_long_to_print(ip, status):
+    run(ip, "%llmstatus --hook on")
+    _, out, err = run(ip, f"e = RuntimeError('boom'); e.status_code = {status}; raise e")
+    both = out + err
+    assert "RuntimeError: boom" in both and "Error in callback" not in both
+    assert both.count("Traceback") <= 1 and "[llmstatus]" not in both
 
 
 # -- completion -------------------------------------------------------------------------
@@ -593,3 +613,92 @@ def test_negative_max_rows_is_refused_by_config(ip):
     assert loaded_magics(ip).max_rows == 1000
     _, out, err = run(ip, "%%llmstatus\nret = 1343270921\n")
     assert "LLM_LINK_FAILED" in out and "Traceback" not in out + err
+
+
+# -- issue 13: two magics, completions from their parsers, hostile exceptions and config -------
+
+
+def test_line_and_cell_magics_are_two_methods_with_their_own_parsers(ip):
+    magics = loaded_magics(ip)
+    line = ip.magics_manager.magics["line"]["llmstatus"]
+    cell = ip.magics_manager.magics["cell"]["llmstatus"]
+    assert line.__func__ is not cell.__func__
+    assert line.parser is not cell.parser and line.parser.prog == "%llmstatus" and cell.parser.prog == "%%llmstatus"
+    assert magics.llmstatus_line.parser is line.parser
+
+
+def _long_options(parser) -> set[str]:
+    return {o for a in parser._actions for o in a.option_strings if o.startswith("--") and o != "--help"}
+
+
+def test_completions_are_derived_from_the_parsers(ip):
+    magics = loaded_magics(ip)
+    assert set(complete(ip, "%llmstatus --")) == _long_options(magics.llmstatus_line.parser)
+    assert set(complete(ip, "%%llmstatus --")) == _long_options(magics.llmstatus_cell.parser)
+    for action in magics.llmstatus_line.parser._actions:
+        if action.choices and action.option_strings:
+            assert complete(ip, f"%llmstatus {action.option_strings[-1]} ") == list(action.choices)
+
+
+def test_unload_removes_both_magics(shell):
+    shell.run_line_magic("load_ext", "sphinx_llmstatus")
+    shell.run_line_magic("unload_ext", "sphinx_llmstatus")
+    assert "llmstatus" not in shell.magics_manager.magics["line"]
+    assert "llmstatus" not in shell.magics_manager.magics["cell"]
+
+
+class _StrRaises(Exception):
+    status_code = LLMStatusCode.LLM_LINK_FAILED
+
+    def __str__(self):
+        raise RuntimeError("str is broken")
+
+
+class _StrNotAString(Exception):
+    def __str__(self):
+        return 42  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("exc", [_StrRaises("x"), _StrNotAString("see 0x5010B009")], ids=["raises", "non-string"])
+def test_last_displays_when_str_of_the_exception_misbehaves(ip, exc):
+    from types import SimpleNamespace
+
+    # As the post_run_cell event hands it over (IPython's own traceback display copes with it).
+    loaded_magics(ip)._record_exception(SimpleNamespace(error_in_exec=exc, error_before_exec=None))
+    res, out, err = run(ip, "%llmstatus --last")
+    assert res.error_in_exec is None, res.error_in_exec
+    r = res.result
+    bundle = r._repr_mimebundle_()
+    assert set(bundle) == {"text/plain", "text/html", "text/markdown"}
+    assert type(exc).__name__ in r.text() and "str() failed" in r.text()
+    if isinstance(exc, _StrRaises):
+        assert r.name == "LLM_LINK_FAILED"
+
+
+def test_bad_max_rows_is_rejected_and_does_not_stay(ip, caplog):
+    run(ip, "%config LLMStatusMagics.max_rows = 'x'")
+    assert "expected an int" in caplog.text  # %config logs the trait's error, one line
+    assert "max_rows" not in ip.config.get("LLMStatusMagics", {})
+    assert loaded_magics(ip).max_rows == 1000
+    ip.run_line_magic("unload_ext", "sphinx_llmstatus")
+    ip.run_line_magic("load_ext", "sphinx_llmstatus")  # the next load works
+    assert loaded_magics(ip) is not None and loaded_magics(ip).max_rows == 1000
+    run(ip, "%config LLMStatusMagics.max_rows = -1")
+    assert loaded_magics(ip).max_rows == 1000 and "max_rows" not in ip.config.get("LLMStatusMagics", {})
+
+
+def test_bad_max_rows_in_the_startup_config_is_one_warning(shell, capfd):
+    shell.config.LLMStatusMagics.max_rows = "x"
+    try:
+        shell.run_line_magic("load_ext", "sphinx_llmstatus")
+        assert loaded_magics(shell).max_rows == 1000
+        assert "ignoring LLMStatusMagics.max_rows" in capfd.readouterr().err
+    finally:
+        shell.run_line_magic("unload_ext", "sphinx_llmstatus")
+        shell.config.pop("LLMStatusMagics", None)
+
+
+@pytest.mark.parametrize("line", ["LLM LINK FAILED", "llm link failed", "kLinKFailed"])
+def test_magic_reads_names_with_spaces_and_pybind_constants(ip, line):
+    r = ip.run_line_magic("llmstatus", line)
+    assert isinstance(r, CardResult) and r.name == "LLM_LINK_FAILED"

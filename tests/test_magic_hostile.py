@@ -165,3 +165,37 @@ def test_packaged_outputs_are_safe_too():
         assert_safe_html(render_html.card(code, "zh"))
     assert re.search(r"var\(--jp-border-color2, rgba\(", render_html.table(reg.codes, "en"))
     assert_safe_html(render_html.cards([(m.code, m.reading) for m in (Match(code=reg["LLM_FAILED"], reading="x"),)], "en"))
+
+
+def _with_source_url(code, url: str):
+    """``code`` with every view's source URL replaced (what a registry file could hold)."""
+    from sphinx_llmstatus.registry.model import ApiView, Source
+
+    views = {}
+    for view in code.views:
+        src = view.source
+        source = Source(**{n: getattr(src, n) for n in Source.__slots__ if n != "url"}, url=url)
+        views[view.api] = ApiView(**{n: getattr(view, n) for n in ApiView.__slots__ if n != "source"}, source=source)
+    return type(code)(**{n: views.get(n, getattr(code, n)) for n in type(code).__slots__})
+
+
+@pytest.mark.parametrize("url", [
+    "https://example.com/a\n\n![x](https://evil.example/t.png)",
+    "https://example.com/a\r\n# heading\u2028![x](https://evil.example/t.png)",
+    "https://example.com/a> ![x](https://evil.example/t.png)",
+])
+def test_newline_in_a_source_url_never_injects_markdown(url):
+    from sphinx_llmstatus.registry import default_registry
+
+    code = _with_source_url(default_registry()["LLM_LINK_FAILED"], url)
+    from markdown_it import MarkdownIt
+
+    from sphinx_llmstatus.render.text import card as text_card
+
+    md = render_md.card(code, "en")
+    tokens = MarkdownIt("commonmark").enable("table").parse(md)
+    kinds = {t.type for t in tokens} | {c.type for t in tokens for c in (t.children or ())}
+    assert "image" not in kinds and "heading_open" not in kinds, md
+    links = [c.attrs["href"] for t in tokens for c in (t.children or ()) if c.type == "link_open"]
+    assert links and all(href.startswith("https://example.com/a%") for href in links), links
+    assert "\n\n" not in text_card(code, "en").split("Source")[1]  # the terminal shows escapes, not line breaks

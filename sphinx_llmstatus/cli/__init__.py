@@ -2,7 +2,8 @@
 
 ``main(argv)`` is the console-script entry point (``pyproject.toml``) and
 ``python -m sphinx_llmstatus``. It imports only argparse, the registry, the
-scanner and the plain-text/JSON renderers, lazily, so the command starts fast.
+scanner and the renderers of the chosen ``--format``, lazily, so the command
+starts fast.
 """
 
 from __future__ import annotations
@@ -24,8 +25,10 @@ def main(argv: list[str] | None = None) -> int:
     matched nothing, or scan found a failure code; 2: usage error, unreadable
     file or registry. Never raises for bad input: messages go to stderr.
     """
+    from .output import error
+
     if sys.stdout is None:  # started with stdout closed (`llmstatus X >&-`)
-        sys.stderr.write("llmstatus: standard output is closed\n")
+        error("standard output is closed")
         return 2
     try:
         from .parser import parse
@@ -46,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
             if isinstance(exc, BrokenPipeError):
                 raise
             reason = exc.strerror or str(exc)
-        sys.stderr.write(f"llmstatus: cannot write output: {reason}\n")
+        error(f"cannot write output: {reason}")
         _discard_stdout()
         return 2
     except BrokenPipeError:

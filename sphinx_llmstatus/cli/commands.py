@@ -1,18 +1,18 @@
-"""The four commands: lookup, search, list, scan."""
+"""The four commands: lookup, search, list, scan. Output goes through one :mod:`.formats` class."""
 
 from __future__ import annotations
 
-import json
 import sys
 from argparse import Namespace
 
+from ..registry.model import Registry
+from .output import error, lang_of, prepare_streams, use_color, write
+
 TYPE_CHECKING = False  # typing costs ~3 ms of the `llmstatus CODE` start-up budget
 if TYPE_CHECKING:
-    from collections.abc import Iterable
     from typing import Any
 
-from ..registry.model import Registry
-from .output import error, lang_of, prepare_streams, use_color
+    from .formats import Format
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
 
@@ -23,8 +23,11 @@ def run(args: Namespace) -> int:
     registry = _registry(args.registry)
     if registry is None:
         return EXIT_USAGE
+    from .formats import formatter
+
+    fmt = formatter(args.format, lang_of(args), use_color(args))
     return {"lookup": cmd_lookup, "search": cmd_search, "list": cmd_list, "scan": cmd_scan}[args.command](
-        args, registry
+        args, registry, fmt
     )
 
 
@@ -38,81 +41,53 @@ def _registry(files: list[str]) -> Registry | None:
         return None
 
 
-def _dump(entries: list[dict[str, Any]]) -> None:
-    sys.stdout.write(json.dumps(entries, ensure_ascii=False, indent=2) + "\n")
-
-
-def cmd_lookup(args: Namespace, registry: Registry) -> int:
+def cmd_lookup(args: Namespace, registry: Registry, fmt: Format) -> int:
+    """Every meaning of each CODE. Several words none of which is a code on its own
+    (``llmstatus LLM LINK FAILED``) are read as one name."""
     from ..registry.lookup import UnknownStatusCode, lookup
-    from ..render import text
-    from ..render.labels import label
 
-    lang, color = lang_of(args), use_color(args)
     status = EXIT_OK
     found: list[tuple[str, Any]] = []
+    failures: list[UnknownStatusCode] = []
     for query in args.codes:
         try:
-            matches = lookup(query, registry)
+            found.append((query, lookup(query, registry)))
         except UnknownStatusCode as exc:
-            error(exc.reason())
-            status = EXIT_FOUND
-            continue
-        found.append((query, matches))
-    if args.json:
-        from ..render.json import entry_dict
-
-        entries = []
-        for query, matches in found:
-            for match in matches:
-                entries.append({**entry_dict(match.code, lang), "query": query, "reading": match.reading})
-        _dump(entries)
-        return status
-    blocks = []
-    for query, matches in found:
-        head = ""
-        if len(matches) > 1:
-            heading = label("query_meanings", lang, query=query, n=len(matches))
-            head = text.style(heading, "bold", color=color) + "\n"
-        blocks.append(head + "\n\n".join(text.card(m.code, lang, m.reading, color) for m in matches))
-    if blocks:
-        sys.stdout.write("\n\n".join(blocks) + "\n")
+            failures.append(exc)
+    if failures and not found and len(args.codes) > 1:
+        whole = " ".join(args.codes)
+        try:
+            found, failures = [(whole, lookup(whole, registry))], []
+        except UnknownStatusCode:
+            pass
+    for failure in failures:
+        error(failure.reason())
+        status = EXIT_FOUND
+    write(sys.stdout, fmt.lookup(found))
     return status
 
 
-def cmd_search(args: Namespace, registry: Registry) -> int:
+def cmd_search(args: Namespace, registry: Registry, fmt: Format) -> int:
     from ..registry.lookup import search
 
     query = " ".join(args.text)
     codes = search(query, registry)
+    write(sys.stdout, fmt.codes(codes, api=None))
     if not codes:
         error(f"no code matches {query!r}")
-        if args.json:
-            _dump([])
         return EXIT_FOUND
-    return _show_codes(args, codes, api=None)
-
-
-def cmd_list(args: Namespace, registry: Registry) -> int:
-    from ..registry.lookup import filter_codes
-
-    codes = filter_codes(registry, api=args.api, recoverable=args.recoverable)
-    return _show_codes(args, codes, api=args.api)
-
-
-def _show_codes(args: Namespace, codes: Iterable[Any], api: str | None) -> int:
-    lang = lang_of(args)
-    if args.json:
-        from ..render.json import entry_dict
-
-        _dump([entry_dict(c, lang) for c in codes])
-    else:
-        from ..render.text import table
-
-        sys.stdout.write(table(codes, lang, api=api) + "\n")
     return EXIT_OK
 
 
-def cmd_scan(args: Namespace, registry: Registry) -> int:
+def cmd_list(args: Namespace, registry: Registry, fmt: Format) -> int:
+    from ..registry.lookup import filter_codes
+
+    codes = filter_codes(registry, api=args.api, recoverable=args.recoverable)
+    write(sys.stdout, fmt.codes(codes, api=args.api))
+    return EXIT_OK
+
+
+def cmd_scan(args: Namespace, registry: Registry, fmt: Format) -> int:
     from .scan import scan_files
 
     files = args.files or ["-"]
@@ -122,4 +97,4 @@ def cmd_scan(args: Namespace, registry: Registry) -> int:
     if "-" in files and sys.stdin is None:
         error("no standard input to scan")
         return EXIT_USAGE
-    return scan_files(files, args, registry)
+    return scan_files(files, args, registry, fmt)

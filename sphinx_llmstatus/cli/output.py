@@ -25,7 +25,7 @@ def use_color(args: Namespace) -> bool:
 def lang_of(args: Namespace) -> str:
     if args.lang:
         return args.lang
-    from ..render.lang import default_lang
+    from ..render.lang import default_lang  # the one resolver of every face
 
     return default_lang()
 
@@ -45,5 +45,17 @@ def write(stream, text: str) -> None:
 
 
 def error(message: str) -> None:
-    """One line on stderr, prefixed with the program name."""
-    sys.stderr.write(f"llmstatus: {message}\n")
+    """One line on stderr, prefixed with the program name; nothing when stderr is closed (``2>&-``)."""
+    if sys.stderr is None:
+        return
+    try:
+        sys.stderr.write(f"llmstatus: {message}\n")
+    except OSError:  # stderr is a closed pipe or a full disk: the exit status still tells
+        pass
+
+
+def shown_path(path: str) -> str:
+    """A file name for the terminal and JSON: undecodable bytes and control characters escaped."""
+    from ..render.text import terminal_safe
+
+    return terminal_safe(path)

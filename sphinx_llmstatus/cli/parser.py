@@ -1,7 +1,13 @@
 """Command-line grammar of ``llmstatus`` (argparse).
 
-``llmstatus CODE ...`` needs no sub-command word: when the first positional
-argument is not a command name, ``lookup`` is implied.
+The output options (``--lang``, ``--format``/``--json``, ``--color``,
+``--registry``) go before or after the command word: one parent parser is
+added to the top-level parser (with the defaults) and to every sub-command
+(with ``SUPPRESS`` defaults, so an option given before the command is not
+reset by the sub-command's default). ``llmstatus CODE ...`` needs no command
+word: argparse itself reads the first positional argument (with the output
+options known), and when it is not a command name the ``lookup`` parser
+reads the whole argument list. The argument list is never rewritten.
 """
 
 from __future__ import annotations
@@ -11,12 +17,10 @@ import os
 import re
 
 COMMANDS = ("lookup", "search", "list", "scan")
+#: Output formats of every command (``--format``); ``--json`` is short for ``--format json``.
+FORMATS = ("text", "json", "markdown")
 #: Most context lines ``-C`` takes: more would only hold whole files in memory.
 MAX_CONTEXT = 10000
-#: ``-0x1``: argparse only knows decimal negative numbers and would read it as an option.
-_NEGATIVE_HEX = re.compile(r"^-0[xX][0-9A-Fa-f]{1,16}$")
-_NEGATIVE_NUMBER = re.compile(r"^-\d")
-_VALUED_OPTIONS = {"--lang", "--color", "--registry", "--api", "--recoverable", "--context", "-C"}
 
 _DESCRIPTION = """\
 Look up CANN LLM DataDist status codes and find them in logs.
@@ -25,6 +29,8 @@ Look up CANN LLM DataDist status codes and find them in logs.
   llmstatus search TEXT              find codes by words of their names, meanings and remedies
   llmstatus list [--api] [--recoverable]   table of codes
   llmstatus scan [FILE ...|-]        list every status code in logs, with remedies and a summary
+
+Output options (--lang, --format/--json, --color, --registry) go before or after the command.
 """
 _EPILOG = """\
 exit status: 0 ok (scan: no failure code found); 1 unknown code, no search match,
@@ -32,75 +38,134 @@ or scan found a failure code; 2 usage error, unreadable file or registry.
 Colour only on a terminal, never with NO_COLOR set (unless --color always)."""
 
 
+def terminal_columns(environ: os._Environ[str] | dict[str, str] = os.environ) -> int:
+    """Width of the terminal: the tty's, else ``COLUMNS`` when it is a positive integer, else 80.
+
+    Any other ``COLUMNS`` (``abc``, ``-3``, empty) is ignored, as
+    :func:`shutil.get_terminal_size` does (not imported: ~2 ms of start-up).
+    """
+    try:
+        return os.get_terminal_size().columns
+    except OSError:
+        pass
+    value = environ.get("COLUMNS", "").strip()
+    return int(value) if value.isdecimal() and 0 < int(value) < 10000 else 80
+
+
 class _Formatter(argparse.RawDescriptionHelpFormatter):
-    """Takes the terminal width from ``os``: argparse's default imports shutil (~2 ms of start-up)."""
+    """Help formatter whose width comes from :func:`terminal_columns`."""
 
     def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
                  width: int | None = None) -> None:
-        if width is None:
-            try:
-                width = os.get_terminal_size().columns - 2
-            except OSError:
-                width = int(os.environ.get("COLUMNS", "80") or 80) - 2
-        super().__init__(prog, indent_increment, max_help_position, width)
+        super().__init__(prog, indent_increment, max_help_position,
+                         max(20, terminal_columns() - 2) if width is None else width)
 
 
 class _Parser(argparse.ArgumentParser):
-    """ArgumentParser whose sub-parsers and help use :class:`_Formatter`."""
+    """ArgumentParser that reads ``-0x5010B009`` as a (negative hex) number, as it reads ``-1``.
+
+    argparse takes an argument for a number, not an option, when it matches
+    the parser's negative-number pattern and the parser has no option that
+    looks like a number; the pattern is widened to hexadecimal. Sub-parsers
+    are built with this class too.
+    """
 
     def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("formatter_class", _Formatter)
         super().__init__(*args, **kwargs)
+        self._negative_number_matcher = re.compile(r"^-(?:\d+|\d*\.\d+|0[xX][0-9A-Fa-f]+)$")
 
 
-def _common() -> _Parser:
-    common = _Parser(add_help=False)
-    group = common.add_argument_group("output")
-    group.add_argument("--lang", choices=("en", "zh"), help="language of texts (default: from LC_ALL/LC_MESSAGES/LANG)")
-    group.add_argument("--json", action="store_true", help="JSON output (scan: JSON Lines, one object per hit)")
-    group.add_argument("--color", choices=("auto", "always", "never"), default="auto",
-                       help="ANSI colours (auto: on a terminal and NO_COLOR unset)")
-    group.add_argument("--registry", action="append", default=[], metavar="FILE",
+def _output_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
+    """Add the output options; ``defaults=False`` for sub-commands (SUPPRESS keeps the top level's)."""
+
+    def default(value: object) -> object:
+        return value if defaults else argparse.SUPPRESS
+
+    group = parser.add_argument_group("output (before or after the command)")
+    group.add_argument("--lang", choices=("en", "zh"), default=default(None),
+                       help="language of texts (default: from LC_ALL/LC_MESSAGES/LANG)")
+    group.add_argument("--format", choices=FORMATS, default=default("text"),
+                       help="output format (scan: JSON Lines with json, one object per hit)")
+    group.add_argument("--json", dest="format", action="store_const", const="json", default=default("text"),
+                       help="short for --format json")
+    group.add_argument("--color", choices=("auto", "always", "never"), default=default("auto"),
+                       help="ANSI colours in text (auto: on a terminal and NO_COLOR unset)")
+    # Files given before and after the command are all read: separate dests, joined in parse().
+    group.add_argument("--registry", action="append", dest="registry" if defaults else "registry_after",
+                       default=default([]), metavar="FILE",
                        help="extra registry TOML file overriding or adding codes (repeatable)")
-    return common
+
+
+def _lookup_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "codes", nargs="+", metavar="CODE",
+        help="a name (either API spelling, or with spaces for underscores), LLMStatusCode.X, its repr, "
+             "a pybind constant (kLinKFailed), hex (0x5010B009, 5010b009) or decimal, also -1")
+
+
+def _sub(sub, name: str, **kwargs) -> argparse.ArgumentParser:
+    parser = sub.add_parser(name, **kwargs)
+    _output_options(parser, defaults=False)
+    return parser
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The full parser, with one sub-parser per command."""
     from .. import __version__
 
-    common = _common()
     parser = _Parser(prog="llmstatus", description=_DESCRIPTION, epilog=_EPILOG)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    _output_options(parser, defaults=True)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    p = sub.add_parser("lookup", parents=[common], help="describe codes (the default command)",
-                       description="Describe each CODE: names per API, hex, decimal, recoverable, meaning, remedy.")
-    p.add_argument("codes", nargs="+", metavar="CODE",
-                   help="a name (either API spelling), LLMStatusCode.X, its repr, hex (0x5010B009, 5010b009) or decimal, also -1")
+    p = _sub(sub, "lookup", help="describe codes (the default command)",
+             description="Describe each CODE: names per API, hex, decimal, recoverable, meaning, remedy.")
+    _lookup_arguments(p)
 
-    p = sub.add_parser("search", parents=[common], help="find codes by words (English or Chinese)",
-                       description="Codes whose names, meanings or remedies contain every word of TEXT.")
+    p = _sub(sub, "search", help="find codes by words (English or Chinese)",
+             description="Codes whose names, meanings or remedies contain every word of TEXT.")
     p.add_argument("text", nargs="+", metavar="TEXT")
 
-    p = sub.add_parser("list", parents=[common], help="table of codes",
-                       description="Every code of the registry, optionally filtered.")
+    p = _sub(sub, "list", help="table of codes", description="Every code of the registry, optionally filtered.")
     p.add_argument("--api", choices=("python", "cpp"), help="only codes this API has, in its spelling")
-    p.add_argument("--recoverable", choices=("yes", "no"), help="only codes with this recoverability (in --api, or in any API)")
+    p.add_argument("--recoverable", choices=("yes", "no"),
+                   help="only codes with this recoverability (in --api, or in any API)")
 
-    p = sub.add_parser("scan", parents=[common], help="find status codes in log files",
-                       description="Every LLM DataDist status code in FILEs or standard input ('-'), one hit per "
-                                   "code per line, with recoverable and remedy; numbers of other layers (GE, ACL "
-                                   "runtime, HCCL, HIXL) in their own section; then the first failure per process "
-                                   "and counts. gzip/bzip2/xz/zstd logs are read by content.")
+    p = _sub(sub, "scan", help="find status codes in log files",
+             description="Every LLM DataDist status code in FILEs or standard input ('-'), one hit per code "
+                         "per line, with recoverable and remedy; numbers of other layers (GE, ACL runtime, "
+                         "HCCL, HIXL) in their own section; then the first failure per process and counts. "
+                         "gzip/bzip2/xz/zstd logs are read by content.")
     p.add_argument("files", nargs="*", metavar="FILE",
                    help="log files (plain or compressed) or, with -r, directories; '-' or nothing for standard input")
     p.add_argument("--all", action="store_true", help="also list the success code")
     p.add_argument("-C", "--context", type=_non_negative, default=0, metavar="N", help="show N lines around each hit")
-    p.add_argument("-r", "--recursive", action="store_true", help="scan every file under directories given")
+    p.add_argument("-r", "--recursive", action="store_true", help="scan every file under the directories given")
     p.add_argument("--summary", action="store_true",
-                   help="print only the summary (first failure per process, counts); with --json one object")
+                   help="print only the summary (first failure per process, counts); with --format json one object")
     return parser
+
+
+def build_lookup_parser() -> argparse.ArgumentParser:
+    """The parser of ``llmstatus CODE ...`` (``lookup`` without its command word)."""
+    parser = _Parser(prog="llmstatus", description=_DESCRIPTION, epilog=_EPILOG)
+    _output_options(parser, defaults=True)
+    _lookup_arguments(parser)
+    parser.set_defaults(command="lookup")
+    return parser
+
+
+def _first_word(argv: list[str]) -> str | None:
+    """The first positional argument as argparse reads it, the output options and ``--`` understood."""
+    router = _Parser(add_help=False)
+    _output_options(router, defaults=True)
+    router.add_argument("word", nargs="?")
+    try:
+        known, _rest = router.parse_known_args(argv)
+    except SystemExit:  # a bad output option: the full parser reports it
+        return None
+    return known.word
 
 
 def _non_negative(text: str) -> int:
@@ -115,41 +180,21 @@ def _non_negative(text: str) -> int:
     return value
 
 
-def route(argv: list[str]) -> list[str]:
-    """``argv`` with ``lookup`` inserted when no command word comes first."""
-    skip = False
-    for token in argv:
-        if skip:
-            skip = False
-            continue
-        if token == "--":
-            break
-        if token.startswith("-") and not _NEGATIVE_NUMBER.match(token):
-            if token in ("-h", "--help", "--version"):
-                return argv
-            skip = token in _VALUED_OPTIONS
-            continue
-        if token in COMMANDS:
-            return argv
-        break
-    else:
-        if not argv:
-            return argv
-    return ["lookup", *argv]
-
-
 def parse(argv: list[str]) -> argparse.Namespace | int:
     """Parsed arguments, or an exit status (0 after --help/--version, 2 on usage errors)."""
-    parser = build_parser()
-    if not argv:
+    word = _first_word(argv)
+    implied = word is not None and word not in COMMANDS
+    parser = build_lookup_parser() if implied else build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 2
+    if args.command is None:
         parser.print_usage()
         import sys
 
-        print("llmstatus: error: give a CODE or a command (llmstatus -h for help)", file=sys.stderr)
+        if sys.stderr is not None:
+            print("llmstatus: error: give a CODE or a command (llmstatus -h for help)", file=sys.stderr)
         return 2
-    argv = [str(int(t, 16)) if _NEGATIVE_HEX.match(t) else t for t in argv]
-    try:
-        args = parser.parse_args(route(argv))
-    except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else 2
+    args.registry = [*args.registry, *getattr(args, "registry_after", [])]
     return args

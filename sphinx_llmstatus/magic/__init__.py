@@ -6,6 +6,8 @@ and the registry is read on first use. Unloading removes the magics, the
 configurable, the completer and every event callback (the opt-in hint
 included). Works with ``c.MagicsManager.lazy_magics = {"llmstatus":
 "sphinx_llmstatus"}``, which loads the extension when the magic is first used.
+The line magic and the cell magic are two methods with their own arguments
+(``LLMStatusMagics.llmstatus_line`` and ``.llmstatus_cell``).
 """
 
 from __future__ import annotations

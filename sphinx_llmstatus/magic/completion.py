@@ -2,9 +2,9 @@
 
 After ``%llmstatus `` (or ``llmstatus `` with automagic) it offers code names
 in every spelling, ``LLMStatusCode.NAME`` after ``LLMStatusCode.``, the
-options after ``-``, and the choices after ``--api``, ``--lang``,
-``--recoverable`` and ``--hook``. On the first line of a ``%%llmstatus`` cell
-it offers the cell options. When it has matches it suppresses the other
+options after ``-`` and the choices of options that have them (``--api``, ``--lang``,
+...), all read from the magics' own parsers. On the first line of a
+``%%llmstatus`` cell it offers the cell magic's options. When it has matches it suppresses the other
 matchers (Jedi, file names), which have nothing useful to add there.
 """
 
@@ -14,34 +14,51 @@ from collections.abc import Callable
 from typing import Any
 
 IDENTIFIER = "sphinx_llmstatus.completion"
-CHOICES = {
-    "--api": ("python", "cpp"),
-    "--lang": ("en", "zh"),
-    "--recoverable": ("yes", "no"),
-    "--hook": ("on", "off"),
-}
-LINE_OPTIONS = ("--search", "--api", "--recoverable", "--lang", "--last", "--hook")
-CELL_OPTIONS = ("--all", "--api", "--lang", "--limit")
 _ENUM = "LLMStatusCode."
 
 
-def candidates(before_cursor: str, spellings: Callable[[], tuple[str, ...]]) -> list[str] | None:
+class Grammar:
+    """The options and option choices of one magic, read from its ``magic_arguments`` parser.
+
+    argparse lists a parser's arguments only in ``parser._actions`` (the same
+    attribute argcomplete reads); everything the completer offers comes from
+    there, so a new option or choice is completed without editing this file.
+    """
+
+    def __init__(self, parser: Any):
+        self.options: list[str] = []
+        self.choices: dict[str, tuple[str, ...]] = {}
+        self.takes_words: set[str] = set()
+        for action in parser._actions:
+            if not action.option_strings or "-h" in action.option_strings:
+                continue
+            self.options += [o for o in action.option_strings if o.startswith("--")]
+            for option in action.option_strings:
+                if action.choices:
+                    self.choices[option] = tuple(str(c) for c in action.choices)
+                elif action.nargs != 0:
+                    self.takes_words.add(option)
+
+
+def candidates(before_cursor: str, spellings: Callable[[], tuple[str, ...]],
+               line: Grammar, cell: Grammar) -> list[str] | None:
     """Completions for the text of the line up to the cursor; None when not a ``%llmstatus`` line.
 
-    The last element of the returned list's items replaces the current word
-    (whatever follows the last space).
+    ``line`` and ``cell`` are the grammars of ``%llmstatus`` and ``%%llmstatus``.
+    Each returned item replaces the current word (whatever follows the last space).
     """
     stripped = before_cursor.lstrip()
-    cell = stripped.startswith("%%llmstatus")
-    if not (cell or stripped.startswith(("%llmstatus ", "llmstatus "))) or (cell and " " not in stripped):
+    is_cell = stripped.startswith("%%llmstatus")
+    if not (is_cell or stripped.startswith(("%llmstatus ", "llmstatus "))) or (is_cell and " " not in stripped):
         return None
+    grammar = cell if is_cell else line
     words = stripped.split(" ")
     word, previous = words[-1], (words[-2] if len(words) > 2 else "")
-    if previous in CHOICES:
-        return [c for c in CHOICES[previous] if c.startswith(word.lower())]
-    if word.startswith("-") or cell:
-        return [o for o in (CELL_OPTIONS if cell else LINE_OPTIONS) if o.startswith(word)]
-    if previous == "--search":
+    if previous in grammar.choices:
+        return [c for c in grammar.choices[previous] if c.startswith(word.lower())]
+    if word.startswith("-") or is_cell:
+        return [o for o in grammar.options if o.startswith(word)]
+    if previous in grammar.takes_words:
         return []
     up = word.upper()
     if up.startswith(_ENUM.upper()):
@@ -54,13 +71,18 @@ def candidates(before_cursor: str, spellings: Callable[[], tuple[str, ...]]) -> 
     return names
 
 
-def make_matcher(spellings: Callable[[], tuple[str, ...]]) -> Any:
-    """A v2 context matcher for ``IPCompleter.custom_matchers``; ``spellings`` lists code names."""
+def make_matcher(spellings: Callable[[], tuple[str, ...]], line_parser: Any, cell_parser: Any) -> Any:
+    """A v2 context matcher for ``IPCompleter.custom_matchers``.
+
+    ``spellings`` lists code names; the parsers are the two magics' ``magic_arguments`` parsers.
+    """
     from IPython.core.completer import SimpleCompletion, context_matcher
+
+    line, cell = Grammar(line_parser), Grammar(cell_parser)
 
     @context_matcher(identifier=IDENTIFIER, priority=100)
     def llmstatus_matcher(context: Any) -> dict[str, Any]:
-        found = candidates(context.text_until_cursor, spellings)
+        found = candidates(context.text_until_cursor, spellings, line, cell)
         if not found:
             return {"completions": []}
         word = context.text_until_cursor.split(" ")[-1]

@@ -9,8 +9,10 @@ stay exactly as they were: they are chained, not replaced. Turning the hint
 off or unloading the extension unregisters the callback and touches nothing
 else.
 
-An error inside the hint is not swallowed: it propagates to IPython's event
-dispatcher, which prints it with its traceback after the user's own.
+The hint never prints a traceback of its own: an exception whose
+``status_code`` or message cannot be read (a raising property, an int of
+thousands of digits) gets no hint, and the user's traceback stays the last
+thing on screen.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ..render.labels import label
 from .lastexc import codes_in
 
 if TYPE_CHECKING:
@@ -33,10 +36,9 @@ def hint_line(code: StatusCode, lang: str, others: int = 0) -> str:
     view = code.python or code.cpp
     meaning = " ".join(_BACKTICK_RE.sub(r"\1", view.meaning.get(lang)).split()) if view else ""
     number = code.hex or str(code.value)
-    more = f" (+{others} more)" if others else ""
-    if lang == "zh":
-        return f"[llmstatus] {code.name} ({number}){more}：{meaning} 运行 %llmstatus --last 查看处理建议。"
-    return f"[llmstatus] {code.name} ({number}){more}: {meaning} Run %llmstatus --last for the remedy."
+    more = label(" (+{n} more)", lang, n=others) if others else ""
+    pointer = label("Run %llmstatus --last for the remedy.", lang)
+    return f"[llmstatus] {code.name} ({number}){more}: {meaning} {pointer}"
 
 
 class ExceptionHint:
@@ -69,8 +71,11 @@ class ExceptionHint:
         exc = getattr(result, "error_in_exec", None)
         if exc is None or _is_usage_error(exc):
             return
-        # Only the messages, not the whole traceback: this runs after every failing cell.
-        _how, matches, _hits = codes_in(exc, self._registry(), full_traceback=False, strict=True)
+        try:
+            # Only the messages, not the whole traceback: this runs after every failing cell.
+            _how, matches, _hits = codes_in(exc, self._registry(), full_traceback=False)
+        except Exception:  # noqa: BLE001 - the user's exception object misbehaves: no hint
+            return
         if matches:
             print(hint_line(matches[0].code, self._lang(), len(matches) - 1), file=sys.stdout, flush=True)
 

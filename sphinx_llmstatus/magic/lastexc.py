@@ -18,8 +18,11 @@ if TYPE_CHECKING:  # the registry is imported on first use, not when the extensi
     from ..registry.lookup import Match
     from ..registry.model import Registry
 
-ATTRIBUTE = "status_code attribute"
-TEXT = "message and traceback text"
+from ..render.labels import N_
+
+#: Where ``--last`` found the codes (messages of the catalog).
+ATTRIBUTE = N_("status_code attribute")
+TEXT = N_("message and traceback text")
 
 
 def exception_chain(exc: BaseException, limit: int = 20) -> list[BaseException]:
@@ -53,25 +56,24 @@ def resolve_status(status: Any, registry: Registry) -> tuple[Match, ...]:
     value = getattr(status, "value", status)
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         return ()
+    if isinstance(value, int) and not -(2**63) <= value < 2**64:  # no code; str() of 10**5000 raises
+        return ()
     try:
         return lookup(str(value), registry)
     except UnknownStatusCode:
         return ()
 
 
-def attribute_codes(exc: BaseException, registry: Registry, *, strict: bool = False) -> tuple[Match, ...]:
+def attribute_codes(exc: BaseException, registry: Registry) -> tuple[Match, ...]:
     """Codes from the first ``status_code`` attribute along the exception chain that names one.
 
     A ``status_code`` that raises when read (a failing property, an int too
-    long to print) is skipped, so ``--last`` still scans the text; with
-    ``strict`` (the hint hook, which must never hide an error) it propagates.
+    long to print) is skipped, so ``--last`` still scans the text.
     """
     for e in exception_chain(exc):
         try:
             matches = resolve_status(getattr(e, "status_code", None), registry)
         except Exception:  # noqa: BLE001 - the user's object misbehaves
-            if strict:
-                raise
             continue
         if matches:
             return matches
@@ -90,7 +92,7 @@ def text_hits(text: str, registry: Registry) -> list[Any]:
     return list(scan_text(text, registry=registry))
 
 
-def codes_in(exc: BaseException, registry: Registry, *, full_traceback: bool = True, strict: bool = False):
+def codes_in(exc: BaseException, registry: Registry, *, full_traceback: bool = True):
     """``(how, matches, hits)`` for an exception: attribute first, else scanned text.
 
     With ``full_traceback`` False only ``str(exc)`` of each exception in the
@@ -98,13 +100,13 @@ def codes_in(exc: BaseException, registry: Registry, *, full_traceback: bool = T
     """
     from ..registry.lookup import Match
 
-    matches = attribute_codes(exc, registry, strict=strict)
+    matches = attribute_codes(exc, registry)
     if matches:
         return ATTRIBUTE, matches, []
     if full_traceback:
         text = exception_text(exc)
     else:
-        text = "\n".join(_safe_str(e) for e in exception_chain(exc))
+        text = "\n".join(safe_str(e) for e in exception_chain(exc))
     hits = text_hits(text, registry)
     seen: dict[str, Match] = {}
     for h in hits:
@@ -113,9 +115,11 @@ def codes_in(exc: BaseException, registry: Registry, *, full_traceback: bool = T
     return TEXT, tuple(seen.values()), hits
 
 
-def _safe_str(exc: BaseException) -> str:
-    """``str(exc)``, or Python's own placeholder when the exception's ``__str__`` raises."""
+def safe_str(exc: BaseException) -> str:
+    """``str(exc)``, or Python's own placeholder when the exception's ``__str__`` raises
+    or returns something other than a string (``str()`` then raises TypeError)."""
     try:
-        return str(exc)
-    except Exception:  # noqa: BLE001
+        text = str(exc)
+    except Exception:  # noqa: BLE001 - the user's __str__ misbehaves
         return "<exception str() failed>"
+    return text if isinstance(text, str) else "<exception str() failed>"

@@ -8,13 +8,14 @@ IPython shows as one line with no traceback.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from IPython.core.error import UsageError
-from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
+from IPython.core.magic import Magics, cell_magic, line_magic, magics_class, no_var_expand
 from IPython.core.magic_arguments import argument, magic_arguments
-from traitlets import Bool, CaselessStrEnum, Int, List, Unicode, observe
+from traitlets import Bool, CaselessStrEnum, Int, List, TraitError, Unicode, observe
 
+from ..render.labels import N_
 from . import completion
 
 if TYPE_CHECKING:  # imported on first use, which keeps %load_ext cheap
@@ -61,8 +62,49 @@ class LLMStatusMagics(Magics):
         self._registry: Registry | None = None
         self._last_exc: BaseException | None = None
         self._hint: ExceptionHint | None = None
-        self._matcher = completion.make_matcher(lambda: self.registry.spellings)
+        self._matcher = completion.make_matcher(lambda: self.registry.spellings, self.llmstatus_line.parser,
+                                                self.llmstatus_cell.parser)
         self._ready = True
+
+    def _load_config(self, cfg: Any, section_names: Any = None, traits: Any = None) -> None:
+        """Load settings; one that its trait's validation rejects (``max_rows='x'``) is dropped.
+
+        It is removed from ``cfg`` and from the shell's config too, so that it
+        does not stay there and break the next ``%load_ext``. After start-up
+        (``%config``) the trait's error propagates, and ``%config`` prints it
+        as one line; at start-up (``ipython_config.py``) a one-line warning is
+        printed and the default kept.
+        """
+        try:
+            super()._load_config(cfg, section_names=section_names, traits=traits)
+            return
+        except TraitError as exc:
+            error = exc
+        for name, problem in self._drop_invalid_settings(cfg):
+            if not self._ready:
+                import sys
+
+                print(f"llmstatus: ignoring LLMStatusMagics.{name}: {problem}", file=sys.stderr)
+        super()._load_config(cfg, section_names=section_names, traits=traits)
+        if self._ready:
+            raise error
+
+    def _drop_invalid_settings(self, cfg: Any) -> list[tuple[str, str]]:
+        name = type(self).__name__
+        section = cfg[name] if name in cfg else {}
+        traits = self.traits(config=True)
+        dropped = []
+        for key, value in list(section.items()):
+            if key not in traits:
+                continue
+            try:
+                cast(Any, traits[key]).validate(self, value)  # every concrete trait type has validate()
+            except TraitError as exc:
+                dropped.append((key, str(exc)))
+                for config in (cfg, getattr(self.shell, "config", None), self.config):
+                    if config is not None and name in config and config[name].get(key) is value:
+                        del config[name][key]
+        return dropped
 
     # -- wiring (called by load/unload) -----------------------------------------
     def attach(self) -> None:
@@ -141,15 +183,16 @@ class LLMStatusMagics(Magics):
 
         return default_lang()
 
-    # -- the magic ---------------------------------------------------------------
+    # -- the magics: one per mode, each with its own arguments --------------------
     @no_var_expand
-    @magic_arguments()
+    @magic_arguments("%llmstatus")
     @argument(
         "code",
         nargs="*",
         help="A status code in any form: name in either API's spelling (LLM_WAIT_PROC_TIMEOUT, "
-        "LLM_WAIT_PROCESS_TIMEOUT), LLMStatusCode.NAME, <LLMStatusCode.NAME: N>, hex (0x5010B009, "
-        "5010b009), decimal (1343270921) or signed (-1). Part of a name (link) lists the codes whose "
+        "LLM_WAIT_PROCESS_TIMEOUT, or with spaces for underscores), LLMStatusCode.NAME, "
+        "<LLMStatusCode.NAME: N>, a pybind constant (kLinKFailed), hex (0x5010B009, 5010b009), "
+        "decimal (1343270921) or signed (-1). Part of a name (link) lists the codes whose "
         "name contains it. Nothing: list every code.",
     )
     @argument("--search", "-s", nargs="+", metavar="WORD",
@@ -165,14 +208,11 @@ class LLMStatusMagics(Magics):
               "codes in its message and traceback.")
     @argument("--hook", choices=("on", "off"),
               help="Turn on/off a one-line hint printed after tracebacks that carry a status code.")
-    @argument("--all", action="store_true", help="%%%%llmstatus only: also list success codes (LLM_SUCCESS).")
-    @argument("--limit", type=int, metavar="N",
-              help="%%%%llmstatus only: display at most N occurrences (default: the max_rows setting; 0: all).")
-    @line_cell_magic
-    def llmstatus(self, line: str = "", cell: str | None = None) -> Any:
-        """Explain CANN LLM DataDist status codes, or find them in a pasted log.
+    @line_magic("llmstatus")  # type: ignore[arg-type]  # IPython types the named form as taking Never
+    def llmstatus_line(self, line: str = "") -> Any:
+        """Explain CANN LLM DataDist status codes.
 
-        Line magic::
+        ::
 
             %llmstatus LLM_LINK_FAILED        one card: names per API, hex/decimal,
             %llmstatus 0x5010b009             recoverable, meaning, remedy per API,
@@ -183,25 +223,15 @@ class LLMStatusMagics(Magics):
             %llmstatus --last                 codes carried by the last exception
             %llmstatus --hook on              hint after tracebacks carrying a code
 
-        Cell magic: paste a log; every status code occurrence is listed with its
-        line number, the line, the code, recoverable and the remedy, then counts
-        per code. Success codes only with --all::
-
-            %%llmstatus
-            <log text>
-
+        To find codes in a pasted log, use the cell magic ``%%llmstatus``.
         Returns a result object: ``r = %llmstatus LLM_LINK_FAILED`` then
         ``r.value``, ``r.recoverable``, ``r.meaning``, ``r.remedy``; lists have
-        ``r.codes``; scans have ``r.hits`` and ``r.counts``.
+        ``r.codes``.
         """
         from .results import ListResult
 
-        args = self._parse(line)
+        args = self._parse(self.llmstatus_line, line)
         lang = self.output_lang(args.lang)
-        if cell is not None:
-            return self._scan(cell, args, lang)
-        if args.all or args.limit is not None:
-            raise UsageError("--all and --limit apply to the cell magic %%llmstatus (a pasted log)")
         chosen = [name for name, on in (("a code", bool(args.code)), ("--search", bool(args.search)),
                                         ("--last", args.last), ("--hook", bool(args.hook))) if on]
         if len(chosen) > 1:
@@ -217,16 +247,60 @@ class LLMStatusMagics(Magics):
 
             words = " ".join(w.strip(_QUOTES) for w in args.search)
             found = self._filter(search(words, self.registry), args)
-            return ListResult(found, lang, api=args.api, title=self._title(found, "matching", lang, q=repr(words)))
+            return ListResult(found, lang, api=args.api, title=self._title(found, N_("matching {q}"), lang, q=repr(words)))
         if args.code:
             return self._lookup(args, lang)
         codes = self._filter(self.registry.codes, args)
         return ListResult(codes, lang, api=args.api, title=self._title(codes, "", lang, filters=args))
 
+    @no_var_expand
+    @magic_arguments("%%llmstatus")
+    @argument("--all", action="store_true", help="Also list success codes (LLM_SUCCESS).")
+    @argument("--api", choices=("python", "cpp"),
+              help="Show this API's recoverable and remedy where the code has it.")
+    @argument("--lang", choices=("en", "zh"), help="Language of the answer (default: the locale, "
+              "or the LLMStatusMagics.lang setting).")
+    @argument("--limit", type=int, metavar="N",
+              help="Display at most N occurrences (default: the max_rows setting; 0: all).")
+    @cell_magic("llmstatus")  # type: ignore[arg-type]  # (as above)
+    def llmstatus_cell(self, line: str, cell: str) -> ScanResult:
+        """Find every LLM DataDist status code in a pasted log.
+
+        ::
+
+            %%llmstatus
+            <log text>
+
+        Every occurrence is listed with its line number, the line, the code,
+        recoverable and the remedy, then the counts per code; success codes
+        only with --all. Returns a result with ``r.hits`` and ``r.counts``.
+        For one code, a search, ``--last`` or ``--hook``, use the line magic
+        ``%llmstatus``.
+        """
+        from ..scan import scan_text
+        from .results import ScanResult
+
+        args = self._parse(self.llmstatus_cell, line)
+        lang = self.output_lang(args.lang)
+        limit = self.max_rows if args.limit is None else args.limit
+        if limit < 0:
+            raise UsageError(f"--limit must be 0 (no limit) or more, not {limit}")
+        hits = list(scan_text(cell, registry=self.registry, include_success=args.all))
+        return ScanResult(hits, lang, text=cell, api=args.api, include_success=args.all, limit=limit or None)
+
     # -- pieces ------------------------------------------------------------------
-    def _parse(self, line: str) -> Any:
+    def _parse(self, magic: Any, line: str) -> Any:
+        """``magic``'s arguments from ``line``; an option of the other magic is named as such."""
+        is_cell = magic.__func__ is LLMStatusMagics.llmstatus_cell
         try:
-            return self.llmstatus.parser.parse_argstring(line)
+            return magic.parser.parse_argstring(line)
+        except UsageError as exc:
+            other, other_name = ((self.llmstatus_line, "the line magic %llmstatus") if is_cell
+                                 else (self.llmstatus_cell, "the cell magic %%llmstatus"))
+            theirs = [w for w in line.split() if w in completion.Grammar(other.parser).options]
+            if theirs and "unrecognized arguments" in str(exc):
+                raise UsageError(f"{exc} ({', '.join(theirs)}: an option of {other_name})") from None
+            raise
         except ValueError as exc:  # unbalanced quotes, from IPython's arg_split
             raise UsageError(f"cannot read the arguments ({exc}): {line.strip()}") from None
 
@@ -252,7 +326,7 @@ class LLMStatusMagics(Magics):
             part = whole.strip(_QUOTES).upper().removeprefix("LLMSTATUSCODE.")
             found = self._filter([c for c in reg if any(part in s.upper() for s in c.spellings)], args)
             if part and found:
-                return ListResult(found, lang, api=args.api, title=self._title(found, "name_contains", lang, q=repr(whole)))
+                return ListResult(found, lang, api=args.api, title=self._title(found, N_("whose name contains {q}"), lang, q=repr(whole)))
         raise UsageError(error.reason()) from None
 
     def _filter(self, codes: Any, args: Any) -> list[StatusCode]:
@@ -262,13 +336,13 @@ class LLMStatusMagics(Magics):
 
     @staticmethod
     def _filters_text(args: Any, lang: str) -> str:
-        from ..render.labels import label
+        from ..render.labels import api_label, label
 
         parts = []
         if args.api:
-            parts.append(label("in_api", lang, api=label(args.api, lang)))
+            parts.append(label("in the {api} API", lang, api=api_label(args.api)))
         if args.recoverable:
-            parts.append(f"{label('recoverable', lang)}={label(args.recoverable, lang)}")
+            parts.append(f"{label('Recoverable', lang)}={label(args.recoverable, lang)}")
         return ", ".join(parts)
 
     def _title(self, codes: list[StatusCode], what: str, lang: str, *, q: str = "", filters: Any = None) -> str:
@@ -279,26 +353,9 @@ class LLMStatusMagics(Magics):
         if filters is not None:
             detail = self._filters_text(filters, lang)
         if not codes:
-            return label("none_found", lang) + (f" {detail}" if detail else "") + "."
-        head = label("n_of_total", lang, n=len(codes), total=len(self.registry))
+            return label("No LLM DataDist status code", lang) + (f" {detail}" if detail else "") + "."
+        head = label("{n} of {total} LLM DataDist status codes", lang, n=len(codes), total=len(self.registry))
         return f"{head} {detail}" if detail else head
-
-    def _scan(self, cell: str, args: Any, lang: str) -> ScanResult:
-        from ..scan import scan_text
-        from .results import ScanResult
-
-        if args.code or args.search or args.last or args.hook or args.recoverable:
-            raise UsageError(
-                "%%llmstatus scans the cell; it takes only --all, --api, --lang and --limit "
-                "(use %llmstatus for a code, --search, --last or --hook)"
-            )
-        limit = self.max_rows if args.limit is None else args.limit
-        if limit < 0:
-            raise UsageError(f"--limit must be 0 (no limit) or more, not {limit}")
-        hits = list(scan_text(cell, registry=self.registry, include_success=args.all))
-        return ScanResult(
-            hits, lang, text=cell, api=args.api, include_success=args.all, limit=limit or None,
-        )
 
     def last_exception(self) -> BaseException | None:
         """The session's last exception other than a UsageError, or None."""

@@ -140,7 +140,7 @@ class CardResult(Result):
 
         parts = []
         if self.query is not None and self.ambiguous:
-            parts.append(label("meanings", self.lang, query=self.query, n=len(self.matches)))
+            parts.append(label("{query}: {n} meanings", self.lang, query=self.query, n=len(self.matches)))
         parts += [render_text.card(code, self.lang, reading=reading) for code, reading in self._pairs()]
         return "\n\n".join(p.rstrip("\n") for p in parts)
 
@@ -221,19 +221,10 @@ class ListResult(Result):
 
 
 def hit_api(hit: Any, forced: str | None = None) -> str | None:
-    """Which API's remedy to show for an occurrence.
+    """Which API's verdict to show for an occurrence (see :func:`sphinx_llmstatus.render.html.hit_api`)."""
+    from ..render.html import hit_api as _hit_api
 
-    ``forced`` (``--api``) wins when the code has that API; else the API the
-    scanner read from the token's form (:attr:`sphinx_llmstatus.scan.Hit.api`);
-    a bare name both APIs spell alike gets the first API that has the code
-    (Python first).
-    """
-    code = hit.code
-    if code is None:
-        return None
-    if forced and code.view(forced) is not None:
-        return forced
-    return hit.api or code.views[0].api
+    return _hit_api(hit, forced)
 
 
 class ScanResult(Result):
@@ -258,7 +249,11 @@ class ScanResult(Result):
         include_success: bool = False,
         limit: int | None = None,
     ):
-        self.hits: tuple[Any, ...] = tuple(hits)
+        # LLM DataDist hits (and symptoms) here; other layers' numbers (GE, ACL runtime,
+        # HCCL, HIXL, scan/report.py) in ``other``, listed apart and never as LLM codes.
+        every = tuple(hits)
+        self.hits: tuple[Any, ...] = tuple(h for h in every if getattr(h, "family", "llm_datadist") == "llm_datadist")
+        self.other: tuple[Any, ...] = tuple(h for h in every if getattr(h, "family", "llm_datadist") != "llm_datadist")
         self.lang = lang
         self.text_scanned = text
         self.api = api
@@ -303,27 +298,9 @@ class ScanResult(Result):
     def rows(self):
         """The displayed occurrences as :class:`~sphinx_llmstatus.render.html.HitRow`."""
         from ..render.html import HitRow
-        from ..render.text import clip_line
 
-        # Other layers' numbers (GE, ACL runtime, HCCL) are counted, not listed as LLM DataDist rows.
-        own = [h for h in self.hits if getattr(h, "family", "llm_datadist") == "llm_datadist"]
-        shown = own if self.limit is None else own[: self.limit]
-        out = []
-        for h in shown:
-            api = hit_api(h, self.api)
-            view = h.code.view(api) if (h.code is not None and api) else None
-            out.append(
-                HitRow(
-                    line_no=h.line_no,
-                    line=clip_line(h),
-                    token=str(h.token),
-                    code=h.code,
-                    api=api,
-                    recoverable=view.recoverable if view else "unknown",
-                    remedy=view.remedy.get(self.lang) if view else "",
-                )
-            )
-        return out
+        shown = self.hits if self.limit is None else self.hits[: self.limit]
+        return [HitRow.from_hit(h, self.lang, self.api) for h in shown]
 
     def _args(self) -> dict[str, Any]:
         return dict(
@@ -331,29 +308,28 @@ class ScanResult(Result):
         )
 
     def text(self) -> str:
-        from ..render.labels import label, scan_title
+        from ..render.labels import RECOVERABLE_WORDS, label, scan_title
         from ..render.text import plain
 
         title = scan_title(self.lang, total=len(self.hits), lines=self.lines,
                            success_hidden=not self.include_success)
         out = [title]
         if not self.hits:
-            out.append(label("no_codes", self.lang))
+            out.append(label("No LLM DataDist status code found.", self.lang))
             return "\n".join(out)
         rows = self.rows()
         for row in rows:
-            name = row.code.name if row.code is not None else f"{row.token} ({label('unknown_code', self.lang)})"
+            name = row.code.name if row.code is not None else f"{row.token} ({label('unknown LLM DataDist code', self.lang)})"
             hexa = f" {row.code.hex}" if row.code is not None and row.code.hex else ""
-            rec = label(row.recoverable, self.lang) if row.recoverable in ("yes", "no", "n/a", "unknown") else row.recoverable
-            out.append(f"{label('line', self.lang)} {row.line_no}: {name}{hexa}  [{label('recoverable', self.lang)}: {rec}]")
+            rec = label(row.recoverable, self.lang) if row.recoverable in RECOVERABLE_WORDS else row.recoverable
+            out.append(f"{label('Line', self.lang)} {row.line_no}: {name}{hexa}  [{label('Recoverable', self.lang)}: {rec}]")
             out.append(f"    {row.line}")
             if row.remedy:
-                out.append(f"    {label('remedy', self.lang)}: {' '.join(plain(row.remedy).split())}")
-        own = sum(1 for h in self.hits if getattr(h, "family", "llm_datadist") == "llm_datadist")
-        if own > len(rows):
-            out.append("… " + label("more", self.lang, n=own - len(rows)))
+                out.append(f"    {label('Remedy', self.lang)}: {' '.join(plain(row.remedy).split())}")
+        if len(self.hits) > len(rows):
+            out.append("… " + label("{n} more not shown", self.lang, n=len(self.hits) - len(rows)))
         out.append(
-            f"{label('summary', self.lang)}: " + ", ".join(f"{n} × {c}" for n, c in self.counts.items())
+            f"{label('Summary', self.lang)}: " + ", ".join(f"{n} × {c}" for n, c in self.counts.items())
         )
         out += self.report_lines()
         return "\n".join(out)
@@ -364,7 +340,7 @@ class ScanResult(Result):
         from ..scan.report import Report
 
         report = Report()
-        for h in self.hits:
+        for h in sorted(self.hits + self.other, key=lambda h: (h.line_no, h.column)):
             report.add("", h)
         out = [f"first failure: line {f['line']} {f['name']}" + (f" (process {f['process']})" if f["process"] else "")
                for f in report.first_failures()]
@@ -412,7 +388,9 @@ class LastResult(CardResult):
     @property
     def summary(self) -> str:
         """``TypeName: message`` of the exception, on one line, cut at 200 characters."""
-        msg = " ".join(str(self.exception).split())
+        from .lastexc import safe_str
+
+        msg = " ".join(safe_str(self.exception).split())
         if len(msg) > 200:
             msg = msg[:199] + "…"
         return f"{type(self.exception).__name__}: {msg}" if msg else type(self.exception).__name__
@@ -421,12 +399,11 @@ class LastResult(CardResult):
         from ..render.labels import label
 
         # ``how`` is "status_code attribute", "message and traceback text", or both joined by "; ".
-        how = "; ".join(label(part, self.lang) if part in ("status_code attribute", "message and traceback text")
-                        else part for part in self.how.split("; "))
-        first = f"{label('last_exc', self.lang)}: {self.summary}"
+        how = "; ".join(label(part, self.lang) for part in self.how.split("; "))
+        first = f"{label('Last exception', self.lang)}: {self.summary}"
         if not self.matches:
-            return f"{first}\n{label('no_code_in', self.lang, how=how.strip())}"
-        return f"{first}\n{label('code_from', self.lang, how=how)}"
+            return f"{first}\n{label('No LLM DataDist status code in it (checked: {how}).', self.lang, how=how.strip())}"
+        return f"{first}\n{label('Status code from its {how}:', self.lang, how=how)}"
 
     def text(self) -> str:
         if not self.matches:

@@ -9,7 +9,15 @@ Accepted forms (case-insensitive where letters appear):
   qualified names ``llm_datadist::LLM_LINK_FAILED`` / ``ge::...``;
 * hex with or without ``0x``: ``0x5010b005``, ``5010B005``;
 * decimal, also signed: ``1343270917``, ``-1`` (both ``LLM_UNKNOWN_ERROR`` and
-  ``LLM_FAILED`` read as a signed int32).
+  ``LLM_FAILED`` read as a signed int32), and signed hex ``-0x1``; leading
+  zeros are ignored (``0000001343270921``);
+* a name pasted with spaces for underscores (``LLM LINK FAILED``, from an
+  issue title), when its words are not codes on their own;
+* the constants of the Python binding, ``llm_datadist_wrapper.kLinKFailed``
+  (:data:`PYBIND_CONSTANTS`).
+
+A name with a letter from another script that looks Latin (Cyrillic ``І``,
+Greek ``Ο``) is refused with the foreign character named.
 """
 
 from __future__ import annotations
@@ -29,6 +37,44 @@ _REPR_RE = re.compile(r"^<\s*LLMStatusCode\.([A-Za-z0-9_]+)\s*:\s*(-?\d+)\s*>$")
 _QUALIFIED_RE = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*(?:\.|::))+([A-Za-z][A-Za-z0-9_]*)$")
 _DEC_RE = re.compile(r"^[+-]?\d+$")
 _HEX_RE = re.compile(r"^(?:0[xX])?([0-9A-Fa-f]+)[uU]?$")
+_SIGNED_HEX_RE = re.compile(r"^([+-])0[xX]([0-9A-Fa-f]+)[uU]?$")
+_NAME_WORDS_RE = re.compile(r"^[A-Za-z0-9]+(?:[\s_-]+[A-Za-z0-9]+)+$")
+
+#: The status-code constants of the pybind11 module ``llm_datadist_wrapper``
+#: (``BindStatusCodes`` in hicann/hixl ``src/python/llm_wrapper/llm_wrapper_v2.cc``),
+#: with the code each is bound to. Spellings kept as the file has them
+#: (``kLinKFailed``); looked up without regard to case.
+PYBIND_CONSTANTS = {
+    "kSuccess": "LLM_SUCCESS",
+    "kFailed": "LLM_FAILED",
+    "kParamInvalid": "LLM_PARAM_INVALID",
+    "kLLMWaitProcessTimeOut": "LLM_WAIT_PROC_TIMEOUT",
+    "kLLMKVCacheNotExist": "LLM_KV_CACHE_NOT_EXIST",
+    "kLLMRepeatRequest": "LLM_REPEAT_REQUEST",
+    "kLLMRequestAlreadyCompleted": "LLM_REQUEST_ALREADY_COMPLETED",
+    "kLLMEngineFinalized": "LLM_ENGINE_FINALIZED",
+    "kLLMNotYetLink": "LLM_NOT_YET_LINK",
+    "kAlreadyLink": "LLM_ALREADY_LINK",
+    "kLinKFailed": "LLM_LINK_FAILED",
+    "kUnlinkFailed": "LLM_UNLINK_FAILED",
+    "kNotifyPromptUnlinkFailed": "LLM_NOTIFY_PROMPT_UNLINK_FAILED",
+    "kLLMClusterNumExceedLimit": "LLM_CLUSTER_NUM_EXCEED_LIMIT",
+    "kProcessingLink": "LLM_PROCESSING_LINK",
+    "kDeviceOutOfMemory": "LLM_DEVICE_OUT_OF_MEMORY",
+    "kPrefixAlreadyExist": "LLM_PREFIX_ALREADY_EXIST",
+    "kPrefixNotExist": "LLM_PREFIX_NOT_EXIST",
+    "kLLMSeqLenOverLimit": "LLM_SEQ_LEN_OVER_LIMIT",
+    "kLLMNoFreeBlock": "LLM_NO_FREE_BLOCK",
+    "kLLMBlocksOutOfMemory": "LLM_BLOCKS_OUT_OF_MEMORY",
+    "kLLMExistLink": "LLM_EXIST_LINK",
+    "kLLMFeatureNotEnabled": "LLM_FEATURE_NOT_ENABLED",
+    "kLLMTimeout": "LLM_TIMEOUT",
+    "kLLMLinkBusy": "LLM_LINK_BUSY",
+    "kLLMOutOfMemory": "LLM_OUT_OF_MEMORY",
+    "kLLMDeviceMemError": "ACL_ERROR_RT_DEVICE_MEM_ERROR",
+    "kLLMSuspectRemoteError": "ACL_ERROR_RT_SUSPECT_REMOTE_ERROR",
+}
+_PYBIND_BY_FOLDED = {k.casefold(): v for k, v in PYBIND_CONSTANTS.items()}
 
 
 class Match(_Record):
@@ -78,7 +124,7 @@ class UnknownStatusCode(LookupError):
         elif self.value is not None:
             hex_form = f"0x{self.value & 0xFFFFFFFF:08X}"
             shown = self.query
-            if (self.layout is not None or self.family) and hex_form.lower() != "0x" + self.query.lower().removeprefix("0x").zfill(8):
+            if -(2**31) <= self.value <= 0xFFFFFFFF and hex_form.lower() != "0x" + self.query.lower().removeprefix("0x").zfill(8):
                 shown = f"{self.query} ({hex_form})"
             if self.is_llm_layout and self.layout is not None:
                 msg = f"{shown} has the LLM DataDist layout but is not a known code ({self.layout.describe()})"
@@ -94,9 +140,28 @@ class UnknownStatusCode(LookupError):
                 msg = f"{shown} is not an LLM DataDist status code (does not fit in 32 bits)"
         else:
             msg = f"unknown LLM DataDist status code {self.query!r}"
+            foreign = _foreign_letters(self.query)
+            if foreign:
+                msg += ": it contains " + ", ".join(foreign) + ", not a Latin letter"
         if self.suggestions:
             msg += "; did you mean " + ", ".join(self.suggestions) + "?"
         return msg
+
+
+def _foreign_letters(text: str, limit: int = 3) -> list[str]:
+    """``'І' (U+0406 CYRILLIC CAPITAL LETTER ...)`` for each non-ASCII letter of a name that also has
+    Latin letters: look-alikes from Cyrillic or Greek that make a name print like a known one."""
+    if not any(ch.isascii() and ch.isalpha() for ch in text):
+        return []
+    import unicodedata
+
+    out: list[str] = []
+    for ch in dict.fromkeys(text):
+        if not ch.isascii() and unicodedata.category(ch).startswith("L"):
+            out.append(f"{ch!r} (U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed character')})")
+            if len(out) == limit:
+                break
+    return out
 
 
 def _normalise(query: str) -> str:
@@ -125,6 +190,12 @@ def lookup(query: str, registry: Registry | None = None) -> tuple[Match, ...]:
     code = reg.get(text)
     if code is not None:
         return (Match(code, _name_reading(code, text)),)
+    pybind = _PYBIND_BY_FOLDED.get(text.casefold())
+    if pybind is not None and pybind in reg:
+        return (Match(reg[pybind], "pybind constant"),)
+    code = _spaced_name(text, reg)
+    if code is not None:
+        return (Match(code, "name"),)
 
     if _too_long(text):
         # Python refuses to convert digit strings of thousands of digits, and no
@@ -134,6 +205,16 @@ def lookup(query: str, registry: Registry | None = None) -> tuple[Match, ...]:
     if number is not None:
         return _lookup_number(text, number, reg)
     raise UnknownStatusCode(query, suggest(text, reg))
+
+
+def _spaced_name(text: str, reg: Registry) -> StatusCode | None:
+    """The code named by ``LLM LINK FAILED`` (spaces or hyphens for underscores), when no word is a code."""
+    if not _NAME_WORDS_RE.match(text):
+        return None
+    words = re.split(r"[\s_-]+", text)
+    if any(reg.get(w) is not None or _parse_number(w) is not None for w in words):
+        return None
+    return reg.get("_".join(words))
 
 
 def _name_reading(code: StatusCode, text: str) -> str:
@@ -146,13 +227,16 @@ def _name_reading(code: StatusCode, text: str) -> str:
 
 def _too_long(text: str) -> bool:
     digits = text.lstrip("+-")
-    digits = digits[2:] if digits[:2].lower() == "0x" else digits
+    digits = (digits[2:] if digits[:2].lower() == "0x" else digits).lstrip("0")  # leading zeros are free
     return len(digits) > 20 and (_DEC_RE.match(text) is not None or _HEX_RE.match(text) is not None)
 
 
 def _parse_number(text: str) -> int | None:
     if _DEC_RE.match(text):
         return int(text, 10)
+    signed = _SIGNED_HEX_RE.match(text)
+    if signed:
+        return int(signed.group(2), 16) * (-1 if signed.group(1) == "-" else 1)
     m = _HEX_RE.match(text)
     if m and (text[:2].lower() == "0x" or any(c in "abcdefABCDEF" for c in m.group(1))):
         return int(m.group(1), 16)

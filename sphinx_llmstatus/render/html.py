@@ -19,7 +19,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..registry.model import StatusCode
-from .labels import LABELS, label, scan_title
+from .labels import N_, RECOVERABLE_WORDS, api_label, label, scan_title
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..scan.hit import Hit
 
 _BACKTICK_RE = re.compile(r"`([^`]+)`")
 
@@ -46,6 +50,9 @@ _BOX = (
 )
 #: Readings not worth a line: the query was the name or the number itself.
 _OBVIOUS_READINGS = ("name", "decimal", "hex")
+#: Column headings of a code card and of a scan report.
+CARD_COLUMNS = (N_("API"), N_("Name"), N_("Recoverable"), N_("Meaning"), N_("Remedy"), N_("Source"))
+HIT_COLUMNS = (N_("Line"), N_("Log line"), N_("Code"), N_("Recoverable"), N_("Remedy"))
 _CELL = "text-align:left;vertical-align:top;padding:0.2em 0.6em"
 _DIM = "opacity:0.75"
 
@@ -65,6 +72,33 @@ class HitRow:
     api: str | None
     recoverable: str
     remedy: str
+
+    @classmethod
+    def from_hit(cls, hit: Hit, lang: str, api: str | None = None) -> HitRow:
+        """The row of a scanner hit; ``api`` (``--api``) picks the API whose verdict is shown."""
+        from .text import clip_line
+
+        shown = hit_api(hit, api)
+        view = hit.code.view(shown) if (hit.code is not None and shown) else None
+        return cls(line_no=hit.line_no, line=clip_line(hit), token=str(hit.token), code=hit.code, api=shown,
+                   recoverable=view.recoverable if view else "unknown",
+                   remedy=view.remedy.get(lang) if view else "")
+
+
+def hit_api(hit: Hit, forced: str | None = None) -> str | None:
+    """Which API's verdict to show for an occurrence.
+
+    ``forced`` (``--api``) wins when the code has that API; else the API the
+    scanner read from the token's form (:attr:`sphinx_llmstatus.scan.Hit.api`);
+    a bare name both APIs spell alike gets the first API that has the code
+    (Python first).
+    """
+    code = hit.code
+    if code is None:
+        return None
+    if forced and code.view(forced) is not None:
+        return forced
+    return hit.api or code.views[0].api
 
 
 def esc(text: object) -> str:
@@ -92,7 +126,7 @@ def overall_recoverable(code: StatusCode) -> str:
 def badge(value: str, lang: str) -> str:
     """A small tinted pill for a recoverable value; the text colour is inherited."""
     key = value if value in _ACCENT else "unknown"
-    shown = label(value, lang) if value in LABELS["en"] else value
+    shown = label(value, lang) if value in RECOVERABLE_WORDS else value
     return (
         f'<span style="border:1px solid {_ACCENT[key]};background:{_TINT[key]};'
         f'border-radius:3px;padding:0 0.35em;white-space:nowrap">{esc(shown)}</span>'
@@ -126,7 +160,7 @@ def card(code: StatusCode, lang: str, reading: str | None = None) -> str:
         f'<span style="{_DIM};font-family:{_MONO}">{_numbers(code)}</span>'
     )
     if reading and reading not in _OBVIOUS_READINGS:
-        head += f' <span style="{_DIM};font-size:0.9em">({esc(label("read_as", lang))} {esc(reading)})</span>'
+        head += f' <span style="{_DIM};font-size:0.9em">({esc(label("read as", lang))} {esc(reading)})</span>'
     head += "</div>"
     rows = []
     for view in code.views:
@@ -135,10 +169,10 @@ def card(code: StatusCode, lang: str, reading: str | None = None) -> str:
             f"{esc(view.source.title.get(lang))}</a>"
         )
         if not view.documented:
-            source += f' <span style="{_DIM}">({esc(label("not_documented", lang))})</span>'
+            source += f' <span style="{_DIM}">({esc(label("not on the vendor page", lang))})</span>'
         rows.append(
             "<tr>"
-            + _td(esc(label(view.api, lang)))
+            + _td(esc(api_label(view.api)))
             + _td(code_name(view.name))
             + _td(badge(view.recoverable, lang))
             + _td(rich(view.meaning.get(lang)))
@@ -147,7 +181,7 @@ def card(code: StatusCode, lang: str, reading: str | None = None) -> str:
             + "</tr>"
         )
     header = "".join(
-        _th(esc(label(k, lang))) for k in ("api", "name", "recoverable", "meaning", "remedy", "source")
+        _th(esc(label(k, lang))) for k in CARD_COLUMNS
     )
     body = (
         f'<table style="border-collapse:collapse;margin:0.4em 0;width:auto">'
@@ -156,12 +190,12 @@ def card(code: StatusCode, lang: str, reading: str | None = None) -> str:
     extra = []
     if code.related:
         extra.append(
-            f"<div><b>{esc(label('related', lang))}:</b> "
+            f"<div><b>{esc(label('Related codes', lang))}:</b> "
             + ", ".join(code_name(r) for r in code.related)
             + "</div>"
         )
     if code.note is not None:
-        extra.append(f"<div><b>{esc(label('note', lang))}:</b> {rich(code.note.get(lang))}</div>")
+        extra.append(f"<div><b>{esc(label('Note', lang))}:</b> {rich(code.note.get(lang))}</div>")
     return (
         f'<div class="llmstatus llmstatus-card" style="{_BOX};border-left:4px solid {accent}">'
         + head + body + "".join(extra) + "</div>"
@@ -172,7 +206,7 @@ def cards(matches: Sequence[tuple[StatusCode, str | None]], lang: str, query: st
     """Several cards in one block; with more than one, a line says how many meanings ``query`` has."""
     parts = []
     if query is not None and len(matches) > 1:
-        parts.append(f"<div><b>{esc(label('meanings', lang, query=query, n=len(matches)))}</b></div>")
+        parts.append(f"<div><b>{esc(label('{query}: {n} meanings', lang, query=query, n=len(matches)))}</b></div>")
     parts += [card(code, lang, reading) for code, reading in matches]
     return '<div class="llmstatus">' + "".join(parts) + "</div>"
 
@@ -184,12 +218,12 @@ def table(codes: Iterable[StatusCode], lang: str, api: str | None = None, captio
     meaning are that API's. ``caption`` (plain text, escaped) goes on top.
     """
     apis = (api,) if api else ("python", "cpp")
-    head = _th(esc(label("name", lang))) + _th(esc(label("hex", lang))) + _th(esc(label("decimal", lang)))
+    head = _th(esc(label("Name", lang))) + _th(esc(label("Hex", lang))) + _th(esc(label("Decimal", lang)))
     head += "".join(
-        _th(esc(f"{label('recoverable', lang)} ({label(a, lang)})" if not api else label("recoverable", lang)))
+        _th(esc(f"{label('Recoverable', lang)} ({api_label(a)})" if not api else label("Recoverable", lang)))
         for a in apis
     )
-    head += _th(esc(label("meaning", lang)))
+    head += _th(esc(label("Meaning", lang)))
     rows = []
     for code in codes:
         view = code.view(api) if api else (code.python or code.cpp)
@@ -227,10 +261,10 @@ def hits_table(
     title = scan_title(lang, total=total, lines=lines, success_hidden=success_hidden)
     parts = [f'<div class="llmstatus llmstatus-scan" style="{_BOX}"><div><b>{esc(title)}</b></div>']
     if not total:
-        parts.append(f"<div>{esc(label('no_codes', lang))}</div></div>")
+        parts.append(f"<div>{esc(label('No LLM DataDist status code found.', lang))}</div></div>")
         return "".join(parts)
     head = "".join(
-        _th(esc(label(k, lang))) for k in ("line", "text", "code", "recoverable", "remedy")
+        _th(esc(label(k, lang))) for k in HIT_COLUMNS
     )
     body = []
     for row in rows:
@@ -239,7 +273,7 @@ def hits_table(
             if row.code.hex:
                 code_cell += f'<br><span style="{_DIM};font-family:{_MONO}">{esc(row.code.hex)}</span>'
         else:
-            code_cell = code_name(row.token) + f'<br><span style="{_DIM}">{esc(label("unknown_code", lang))}</span>'
+            code_cell = code_name(row.token) + f'<br><span style="{_DIM}">{esc(label("unknown LLM DataDist code", lang))}</span>'
         body.append(
             "<tr>"
             + _td(esc(row.line_no), f";font-family:{_MONO}")
@@ -254,9 +288,9 @@ def hits_table(
         f"<tbody>{''.join(body)}</tbody></table>"
     )
     if total > len(rows):
-        parts.append(f'<div style="{_DIM}">… {esc(label("more", lang, n=total - len(rows)))}</div>')
+        parts.append(f'<div style="{_DIM}">… {esc(label("{n} more not shown", lang, n=total - len(rows)))}</div>')
     summary = ", ".join(f"{code_name(name)} × {n}" for name, n in counts)
-    parts.append(f"<div><b>{esc(label('summary', lang))}:</b> {summary}</div></div>")
+    parts.append(f"<div><b>{esc(label('Summary', lang))}:</b> {summary}</div></div>")
     return "".join(parts)
 
 

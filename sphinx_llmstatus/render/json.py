@@ -76,7 +76,8 @@ def hit_dict(hit: Hit, file: str | None, lang: str = "en") -> dict[str, Any]:
     whose view applies), ``recoverable`` and ``remedy`` per API; for other
     families ``meaning`` and ``llm_datadist_name`` (the Python API's name for
     507053/507057); for symptoms ``symptom`` and ``check``; for unknown codes
-    ``layout`` (the GE fields)."""
+    ``layout`` (the GE fields); ``likely_consequence_of`` (``{file, line, name}``)
+    when the hit likely only passes on an earlier failure of its process."""
     code = hit.code
     value = hit.value
     text, truncated = hit_text(hit)
@@ -102,6 +103,9 @@ def hit_dict(hit: Hit, file: str | None, lang: str = "en") -> dict[str, Any]:
         "failure": hit.is_failure,
         "api": hit.api,
     }
+    if hit.consequence_of is not None:
+        file_, line_, name_ = hit.consequence_of
+        out["likely_consequence_of"] = {"file": file_, "line": line_, "name": name_}
     if hit.kind == "symptom":
         sym = hit.symptom
         out["symptom"] = getattr(sym, "id", None)

@@ -14,14 +14,15 @@ import re
 from collections.abc import Iterable, Sequence
 
 from ..registry.model import RECOVERABLE_VALUES, StatusCode
-from .html import HitRow
-from .labels import label, scan_title
+from .html import CARD_COLUMNS, HIT_COLUMNS, HitRow
+from .labels import N_, api_label, label, scan_title
 
 _BACKTICK_RE = re.compile(r"`([^`]+)`")
 # Inline Markdown syntax; block markers (#, -, +, =, !) only matter at the start
 # of a line, handled in esc(); < > & are HTML-escaped.
 _MD_SPECIAL_RE = re.compile(r"([\\`*_\[\]|~])")
 _SPACE_RE = re.compile(r"\s+")
+_URL_UNSAFE_RE = re.compile(r"[\s\x00-\x1f\x7f-\x9f<>\\]")
 
 
 def esc(text: object) -> str:
@@ -29,6 +30,19 @@ def esc(text: object) -> str:
     flat = _SPACE_RE.sub(" ", str(text))
     out = _MD_SPECIAL_RE.sub(r"\\\1", html.escape(flat, quote=True))
     return "\\" + out if out[:1] in ("#", "-", "+", "=", "!") else out
+
+
+def url(address: str) -> str:
+    """A link target for ``[text](<...>)``: whitespace, controls and ``<>`` percent-encoded, then HTML-escaped.
+
+    A newline in a registry URL would otherwise end the link and start new
+    Markdown (an image, a heading) on the next line.
+    """
+    return html.escape(_URL_UNSAFE_RE.sub(_percent, address), quote=True)
+
+
+def _percent(m: re.Match[str]) -> str:
+    return "".join(f"%{b:02X}" for b in m.group().encode("utf-8", "surrogatepass"))
 
 
 def rich(text: str) -> str:
@@ -60,25 +74,24 @@ def card(code: StatusCode, lang: str, reading: str | None = None) -> str:
     numbers = ([code.hex] if code.hex else []) + [str(code.value)]
     head += " " + " · ".join(esc(n) for n in numbers)
     if reading and reading not in ("name", "decimal", "hex"):
-        head += f" ({esc(label('read_as', lang))} {esc(reading)})"
-    keys = ("api", "name", "recoverable", "meaning", "remedy", "source")
-    lines = [head, "", _row(esc(label(k, lang)) for k in keys), _rule(len(keys))]
+        head += f" ({esc(label('read as', lang))} {esc(reading)})"
+    lines = [head, "", _row(esc(label(k, lang)) for k in CARD_COLUMNS), _rule(len(CARD_COLUMNS))]
     for view in code.views:
-        source = f"[{esc(view.source.title.get(lang))}](<{html.escape(view.source.url, quote=True)}>)"
+        source = f"[{esc(view.source.title.get(lang))}](<{url(view.source.url)}>)"
         if not view.documented:
-            source += f" ({esc(label('not_documented', lang))})"
+            source += f" ({esc(label('not on the vendor page', lang))})"
         lines.append(
             _row(
                 [
-                    esc(label(view.api, lang)), _code(view.name), esc(label(view.recoverable, lang)),
+                    esc(api_label(view.api)), _code(view.name), esc(label(view.recoverable, lang)),
                     rich(view.meaning.get(lang)), rich(view.remedy.get(lang)), source,
                 ]
             )
         )
     if code.related:
-        lines += ["", f"**{esc(label('related', lang))}:** " + ", ".join(_code(r) for r in code.related)]
+        lines += ["", f"**{esc(label('Related codes', lang))}:** " + ", ".join(_code(r) for r in code.related)]
     if code.note is not None:
-        lines += ["", f"**{esc(label('note', lang))}:** {rich(code.note.get(lang))}"]
+        lines += ["", f"**{esc(label('Note', lang))}:** {rich(code.note.get(lang))}"]
     return "\n".join(lines) + "\n"
 
 
@@ -86,7 +99,7 @@ def cards(matches: Sequence[tuple[StatusCode, str | None]], lang: str, query: st
     """Several cards separated by rules; with more than one, a first line counts the meanings."""
     parts = []
     if query is not None and len(matches) > 1:
-        parts.append(f"**{esc(label('meanings', lang, query=query, n=len(matches)))}**\n")
+        parts.append(f"**{esc(label('{query}: {n} meanings', lang, query=query, n=len(matches)))}**\n")
     parts += [card(code, lang, reading) for code, reading in matches]
     return "\n---\n\n".join(parts)
 
@@ -94,11 +107,11 @@ def cards(matches: Sequence[tuple[StatusCode, str | None]], lang: str, query: st
 def table(codes: Iterable[StatusCode], lang: str, api: str | None = None, caption: str | None = None) -> str:
     """Codes as a Markdown table: name, hex, decimal, recoverable per API, meaning."""
     apis = (api,) if api else ("python", "cpp")
-    head = [label("name", lang), label("hex", lang), label("decimal", lang)]
+    head = [label("Name", lang), label("Hex", lang), label("Decimal", lang)]
     head += [
-        label("recoverable", lang) if api else f"{label('recoverable', lang)} ({label(a, lang)})" for a in apis
+        label("Recoverable", lang) if api else f"{label('Recoverable', lang)} ({api_label(a)})" for a in apis
     ]
-    head.append(label("meaning", lang))
+    head.append(label("Meaning", lang))
     lines = [f"**{esc(caption)}**", ""] if caption else []
     lines += [_row(esc(h) for h in head), _rule(len(head))]
     for code in codes:
@@ -110,6 +123,28 @@ def table(codes: Iterable[StatusCode], lang: str, api: str | None = None, captio
         cells.append(rich(view.meaning.get(lang)) if view else "")
         lines.append(_row(cells))
     return "\n".join(lines) + "\n"
+
+
+def hits_header(lang: str, *, with_file: bool = False) -> str:
+    """The heading row and rule of a scan report table (``with_file``: a first column for the file)."""
+    keys = ((N_("File"),) if with_file else ()) + HIT_COLUMNS
+    return _row(esc(label(k, lang)) for k in keys) + "\n" + _rule(len(keys)) + "\n"
+
+
+def hit_row(row: HitRow, lang: str, *, file: str | None = None) -> str:
+    """One occurrence as a table row (no newline); ``file`` fills the file column of :func:`hits_header`."""
+    name = row.code.name if row.code is not None else row.token
+    recoverable = label(row.recoverable, lang) if row.recoverable in RECOVERABLE_VALUES else row.recoverable
+    cells = [esc(file)] if file is not None else []
+    cells += [esc(row.line_no), _code(row.line), _code(name), esc(recoverable), rich(row.remedy)]
+    return _row(cells)
+
+
+def summary(counts: Sequence[tuple[str, int]], lang: str) -> str:
+    """``**Summary:** NAME × n, ...``, or the no-code sentence when ``counts`` is empty."""
+    if not counts:
+        return esc(label("No LLM DataDist status code found.", lang)) + "\n"
+    return f"**{esc(label('Summary', lang))}:** " + ", ".join(f"{_code(n)} × {c}" for n, c in counts) + "\n"
 
 
 def hits_table(
@@ -125,21 +160,11 @@ def hits_table(
     title = scan_title(lang, total=total, lines=lines, success_hidden=success_hidden)
     out = [f"**{esc(title)}**", ""]
     if not total:
-        return "\n".join(out + [esc(label("no_codes", lang))]) + "\n"
-    keys = ("line", "text", "code", "recoverable", "remedy")
-    out += [_row(esc(label(k, lang)) for k in keys), _rule(len(keys))]
-    for row in rows:
-        name = row.code.name if row.code is not None else row.token
-        out.append(
-            _row(
-                [esc(row.line_no), _code(row.line), _code(name), esc(label(row.recoverable, lang)
-                 if row.recoverable in RECOVERABLE_VALUES else row.recoverable), rich(row.remedy)]
-            )
-        )
+        return "\n".join(out) + "\n" + summary((), lang)
+    out.append(hits_header(lang) + "\n".join(hit_row(row, lang) for row in rows))
     if total > len(rows):
-        out += ["", esc("… " + label("more", lang, n=total - len(rows)))]
-    out += ["", f"**{esc(label('summary', lang))}:** " + ", ".join(f"{_code(n)} × {c}" for n, c in counts)]
-    return "\n".join(out) + "\n"
+        out += ["", esc("… " + label("{n} more not shown", lang, n=total - len(rows)))]
+    return "\n".join(out) + "\n\n" + summary(counts, lang)
 
 
 def note(text: str) -> str:

@@ -13,16 +13,20 @@ import textwrap
 TYPE_CHECKING = False  # no typing import at run time: the command must start fast
 
 from ..registry.model import ApiView, StatusCode
-from .labels import labels
+from .labels import api_label, label
 
 if TYPE_CHECKING:  # the scanner is not needed to render a code
     from collections.abc import Iterable, Mapping
 
     from ..scan.hit import Hit
+    from ..scan.report import Report
 
 _ANSI = {"bold": "1", "dim": "2", "red": "31", "green": "32", "yellow": "33", "cyan": "36"}
 _BACKTICK_RE = re.compile(r"`([^`]*)`")
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+# Control characters (C0, DEL, C1), line/paragraph separators and the lone
+# surrogates that stand for undecodable bytes of a file name (surrogateescape).
+_UNSAFE_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 #: Characters of a scanned line shown around a hit.
 LINE_WIDTH = 160
 
@@ -30,6 +34,22 @@ LINE_WIDTH = 160
 def plain(text: str) -> str:
     """Registry text for a terminal: `backticks` dropped."""
     return _BACKTICK_RE.sub(r"\1", text)
+
+
+def _escape(m: re.Match[str]) -> str:
+    o = ord(m.group())
+    if 0xDC80 <= o <= 0xDCFF:  # an undecodable byte, as os.fsdecode keeps it
+        return f"\\x{o - 0xDC00:02x}"
+    return f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}"
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` with control characters and undecodable bytes as visible escapes (``\\x1b``, ``\\xff``).
+
+    For file names and registry strings written to a terminal or into JSON:
+    nothing raw can move the cursor, recolour the terminal or break a line.
+    """
+    return _UNSAFE_RE.sub(_escape, text)
 
 
 def style(text: str, *names: str, color: bool = False) -> str:
@@ -48,11 +68,10 @@ def first_sentence(text: str) -> str:
 
 def recoverable_text(code: StatusCode, lang: str) -> str:
     """``yes`` when both APIs agree, else ``Python yes, C++ no``."""
-    lab = labels(lang)
     values = dict(code.recoverable)
     if len(set(values.values())) == 1:
-        return lab[next(iter(values.values()))]
-    return ", ".join(f"{lab[api]} {lab[v]}" for api, v in values.items())
+        return label(next(iter(values.values())), lang)
+    return ", ".join(f"{api_label(api)} {label(v, lang)}" for api, v in values.items())
 
 
 def _recoverable_colour(value: str) -> tuple[str, ...]:
@@ -78,50 +97,50 @@ def card(code: StatusCode, lang: str, reading: str | None = None, color: bool = 
     ``reading`` (e.g. ``"signed int32 (-1 = 0xFFFFFFFF)"``) says how the query
     was read, when that is not obvious.
     """
-    lab = labels(lang)
     number = f"{code.hex} = {code.value}" if code.hex else str(code.value)
     out = [style(code.name, "bold", color=color) + "  " + number]
     if reading and reading not in ("name", "decimal", "hex"):
-        out.append(f"  {lab['read_as'].capitalize()}: {reading}")
+        out.append(f"  {label('read as', lang).capitalize()}: {reading}")
+    recoverable = label("Recoverable", lang).lower()
     for view in code.views:
-        rec = style(lab[view.recoverable], *_recoverable_colour(view.recoverable), color=color)
-        extra = "" if view.documented else f"  ({lab['undocumented']})"
-        out.append(f"  {lab[view.api]:<7} {_qualified(view):<48} {lab['recoverable'].lower()}: {rec}{extra}")
+        rec = style(label(view.recoverable, lang), *_recoverable_colour(view.recoverable), color=color)
+        extra = "" if view.documented else f"  ({label('not on the vendor page; our description', lang)})"
+        out.append(f"  {api_label(view.api):<7} {_qualified(view):<48} {recoverable}: {rec}{extra}")
     views = code.views
     same_meaning = len({v.meaning.get(lang) for v in views}) == 1
     same_remedy = len({v.remedy.get(lang) for v in views}) == 1
-    for field, same in (("meaning", same_meaning), ("remedy", same_remedy)):
+    for field, word, same in (("meaning", label("Meaning", lang), same_meaning),
+                              ("remedy", label("Remedy", lang), same_remedy)):
         if same:
-            out += _wrap(lab[field], plain(getattr(views[0], field).get(lang)), lang)
+            out += _wrap(word, plain(getattr(views[0], field).get(lang)), lang)
         else:
             for view in views:
-                out += _wrap(f"{lab[field]} ({lab[view.api]})", plain(getattr(view, field).get(lang)), lang)
+                out += _wrap(f"{word} ({api_label(view.api)})", plain(getattr(view, field).get(lang)), lang)
     if code.note is not None:
-        out += _wrap(lab["note"], plain(code.note.get(lang)), lang)
+        out += _wrap(label("Note", lang), plain(code.note.get(lang)), lang)
     if code.related:
-        out.append(f"  {lab['related']}: {', '.join(code.related)}")
+        out.append(f"  {label('Related codes', lang)}: {', '.join(code.related)}")
     for view in views:
-        out.append(f"  {lab['source']} ({lab[view.api]}): {view.source.title.get(lang)}\n"
-                   f"    {style(view.source.url, 'cyan', color=color)}")
+        out.append(f"  {label('Source', lang)} ({api_label(view.api)}): {terminal_safe(view.source.title.get(lang))}\n"
+                   f"    {style(terminal_safe(view.source.url), 'cyan', color=color)}")
     return "\n".join(out)
 
 
 def table(codes: Iterable[StatusCode], lang: str, api: str | None = None) -> str:
     """One row per code: name (in ``api``'s spelling when given), hex, decimal,
     recoverable, and the first sentence of the meaning."""
-    lab = labels(lang)
     rows = []
     for code in codes:
         view = code.view(api) if api else None
         name = view.name if view else code.name
         if view is not None:
-            rec = lab[view.recoverable]
+            rec = label(view.recoverable, lang)
             meaning = view.meaning.get(lang)
         else:
             rec = recoverable_text(code, lang)
             meaning = code.views[0].meaning.get(lang)
         rows.append((name, code.hex or "-", str(code.value), rec, first_sentence(meaning)))
-    head = (lab["name"], lab["hex"], lab["decimal"], lab["recoverable"], lab["meaning"])
+    head = tuple(label(word, lang) for word in ("Name", "Hex", "Decimal", "Recoverable", "Meaning"))
     widths = [max(_width(r[i]) for r in [head, *rows]) for i in range(4)]
     lines = []
     for row in [head, *rows]:
@@ -131,8 +150,12 @@ def table(codes: Iterable[StatusCode], lang: str, api: str | None = None) -> str
 
 
 def _width(text: str) -> int:
-    # CJK characters take two terminal columns.
-    return sum(2 if "\u2e80" <= ch <= "\uffdc" else 1 for ch in text)
+    """Terminal columns of ``text``: wide and full-width characters (CJK) take two."""
+    if text.isascii():
+        return len(text)
+    from unicodedata import east_asian_width
+
+    return sum(2 if east_asian_width(ch) in ("W", "F") else 1 for ch in text)
 
 
 def clip_line(hit: Hit, width: int = LINE_WIDTH) -> str:
@@ -160,7 +183,7 @@ def clip_line_text(line: str, width: int = LINE_WIDTH) -> str:
 def hit_name(hit: Hit, lang: str) -> str:
     """The code name for a hit, or ``unknown LLM DataDist code 0x5010B0FF``."""
     if hit.code is None:
-        return f"{labels(lang)['unknown_code']} 0x{(hit.value or 0) & 0xFFFFFFFF:08X}"
+        return f"{label('unknown LLM DataDist code', lang)} 0x{(hit.value or 0) & 0xFFFFFFFF:08X}"
     return hit.code.name
 
 
@@ -170,7 +193,6 @@ def hit_line(hit: Hit, lang: str, file: str | None = None, color: bool = False) 
     The remedy is whole, on one line (``grep``-able); where the APIs disagree
     and the token does not say which API wrote it, both are given.
     """
-    lab = labels(lang)
     where = f"{file}:{hit.line_no}" if file is not None else f"{hit.line_no}"
     code = hit.code
     if hit.kind == "symptom":
@@ -201,15 +223,15 @@ def hit_line(hit: Hit, lang: str, file: str | None = None, color: bool = False) 
         colour = ("green",) if code.is_success else ("red", "bold")
         if len({(v.recoverable, v.remedy.get(lang)) for v in views}) == 1:
             rec = views[0].recoverable
-            verdict = style(lab[rec], *_recoverable_colour(rec), color=color)
+            verdict = style(label(rec, lang), *_recoverable_colour(rec), color=color)
             remedy = plain(views[0].remedy.get(lang))
         else:
             verdict = recoverable_text(code, lang)
-            remedy = " | ".join(f"{lab[v.api]}: {plain(v.remedy.get(lang))}" for v in views)
+            remedy = " | ".join(f"{api_label(v.api)}: {plain(v.remedy.get(lang))}" for v in views)
         desc = (
             style(code.name, *colour, color=color)
             + (f" {code.hex}" if code.hex else "")
-            + f" {lab['recoverable'].lower()}: {verdict}: {remedy}"
+            + f" {label('Recoverable', lang).lower()}: {verdict}: {remedy}"
         )
     return f"{style(where, 'dim', color=color)}: {desc}\n    {clip_line(hit)}"
 
@@ -222,19 +244,51 @@ def summary(counts: Mapping[tuple[str, int | None], int], codes: Mapping[tuple[s
     occurrence counts; ``codes`` maps the same keys to the code (None when
     unknown). Most frequent first.
     """
-    lab = labels(lang)
     if not counts:
-        return lab["no_hits"]
+        return label("No LLM DataDist status code found.", lang)
     failures = sum(n for k, n in counts.items() if not ((code := codes[k]) is not None and code.is_success))
-    out = [style(lab["summary"], "bold", color=color) + ": "
-           + lab["scan_summary"].format(n=sum(counts.values()), k=len(counts), f=failures)]
+    out = [style(label("Summary", lang), "bold", color=color) + ": "
+           + label("{n} occurrence(s) of {k} code(s), {f} failure(s)", lang,
+                   n=sum(counts.values()), k=len(counts), f=failures)]
+    recoverable = label("Recoverable", lang).lower()
     width = max(len(k[0]) for k in counts)
     for key, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0][0])):
         code = codes[key]
-        rec = recoverable_text(code, lang) if code is not None else lab["unknown"]
+        rec = recoverable_text(code, lang) if code is not None else label("unknown", lang)
         hexv = code.hex if code is not None and code.hex else f"0x{(key[1] or 0) & 0xFFFFFFFF:08X}"
-        out.append(f"  {n:>7}  {key[0]:<{width}}  {hexv}  {lab['recoverable'].lower()}: {rec}")
+        out.append(f"  {n:>7}  {key[0]:<{width}}  {hexv}  {recoverable}: {rec}")
     return "\n".join(out)
+
+
+def report_summary(report: Report, lang: str, color: bool = False) -> str:
+    """The end of a text scan: first failure per process (with its remedy), the per-code
+    :func:`summary`, how many generic codes are likely consequences, other layers, symptoms."""
+    from ..registry.layout import FAMILY_LABELS
+    from ..scan.report import hit_name
+
+    lines = []
+    if report.first:
+        lines.append(style("First failure per process", "bold", color=color) + ":")
+        for file, hit in report.first.values():
+            code = hit.code
+            view = code.view(hit.api) if code is not None and hit.api else None
+            view = view or (code.views[0] if code is not None and code.views else None)
+            remedy = plain(view.remedy.get(lang)) if view is not None else ""
+            who = f"process {hit.process}" if hit.process else "process (unnamed)"
+            lines.append(f"  {file}:{hit.line_no}  {who}  {style(hit_name(hit), 'red', 'bold', color=color)}"
+                         + (f": {remedy}" if remedy else ""))
+    keys = {name: (name, report.codes[name].value) for name in report.counts}
+    lines.append(summary({keys[n]: c for n, c in report.counts.items()},
+                         {keys[n]: report.codes[n].code for n in report.counts}, lang, color))
+    for name, n in report.consequences.items():
+        lines.append(f"  ({n} of the {name} lines follow an earlier failure of the same process: "
+                     "likely consequences, not causes)")
+    for fam, counter in report.other.items():
+        lines.append(f"  {FAMILY_LABELS.get(fam, fam)}: " + ", ".join(f"{n} × {name}" for name, n in counter.most_common())
+                     + " (not LLM DataDist)")
+    if report.symptoms:
+        lines.append("  symptoms: " + ", ".join(f"{n} × {name}" for name, n in report.symptoms.most_common()))
+    return "\n".join(lines)
 
 
 def summary_key(hit: Hit) -> tuple[str, int | None]:

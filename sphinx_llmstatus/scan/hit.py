@@ -33,6 +33,9 @@ class Hit:
     (ker_DP25_EP25)``), ``process_api`` the API it implies (``GE(pid,python)``:
     ``python``). ``kind`` is ``code`` or ``symptom`` (a framework's words
     for a hidden code: ``symptom`` holds the registry record).
+    ``consequence_of`` is ``(file, line, name)`` of the first failure of the
+    same process when this generic code likely only passes it on (set by
+    :class:`sphinx_llmstatus.scan.report.Report` users such as ``llmstatus scan``).
     """
 
     line_no: int
@@ -55,6 +58,7 @@ class Hit:
     other_meaning: tuple[str, str] | None = None
     kind: str = "code"
     symptom: object = None
+    consequence_of: tuple[str, int, str] | None = None
 
     def __post_init__(self) -> None:
         if self.column < 0:

@@ -11,6 +11,7 @@ from typing import Any, Literal
 from sphinx.application import Sphinx
 from sphinx.config import Config
 
+from ..render.lang import normalise_lang  # the one language resolver of every face
 from .diagnostics import Subtype, warn
 
 #: name -> (default, rebuild, types, check(value) -> error message or None)
@@ -27,13 +28,6 @@ CONFIG_VALUES: dict[str, tuple[Any, Literal['env'], tuple[type, ...]]] = {
     "llmstatus_api_links": ({}, "env", (dict,)),
 }
 
-_LANGS = ("en", "zh")
-
-
-def normalise_lang(value: str) -> str | None:
-    """``zh``, ``zh_CN``, ``zh-TW``, ``zh_Hans`` -> ``zh``; ``en``, ``en_US`` -> ``en``; else None."""
-    base = value.strip().lower().replace("-", "_").partition("_")[0]
-    return base if base in _LANGS else None
 
 
 def _problem(name: str, value: Any) -> str | None:

@@ -6,13 +6,12 @@ whose ``:lang:`` differs from the project's gets the catalog of that language.
 
 from __future__ import annotations
 
-import gettext
-from functools import lru_cache
 from pathlib import Path
 
 from sphinx.locale import get_translation
 
-CATALOG = "sphinx_llmstatus"
+from ..render.labels import CATALOG, translations
+
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locales"
 
 _ = get_translation(CATALOG)
@@ -22,15 +21,8 @@ def N_(message: str) -> str:
     """Mark ``message`` for extraction into the catalog; it is translated later, where used."""
     return message
 
-#: gettext locale used for each registry language.
-_GETTEXT_LANG = {"zh": "zh_CN", "en": "en"}
-
-
-@lru_cache(maxsize=4)
-def _catalog(lang: str) -> gettext.NullTranslations:
-    return gettext.translation(
-        CATALOG, localedir=str(LOCALE_DIR), languages=[_GETTEXT_LANG.get(lang, lang)], fallback=True
-    )
+# One loader of the shipped catalog for every face (render/labels.py).
+_catalog = translations
 
 
 def label(message: str, lang: str, project_lang: str) -> str:

@@ -1,0 +1,211 @@
+"""The output formats of ``llmstatus`` (``--format text|json|markdown``), one class each.
+
+Every command writes through the methods of one :class:`Format`, picked from
+:data:`FORMATS` by name, so each command produces each format and no command
+branches on the format. Each method returns the text to write (possibly
+empty); renderers are imported when first used, which keeps start-up short.
+"""
+
+from __future__ import annotations
+
+import json
+
+TYPE_CHECKING = False  # typing costs ~3 ms of the `llmstatus CODE` start-up budget
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from typing import Any
+
+    from ..registry.lookup import Match
+    from ..registry.model import StatusCode
+    from ..scan.hit import Hit
+    from ..scan.report import Report
+
+    Found = Sequence[tuple[str, Sequence[Match]]]
+    Context = list[tuple[int, str]]
+
+#: How text and Markdown name standard input (JSON says ``"-"``).
+STDIN_LABEL = "(standard input)"
+
+
+class Format:
+    """Base: ``lang`` (``en``/``zh``) and ``color`` (ANSI colours, text only)."""
+
+    def __init__(self, lang: str, color: bool = False) -> None:
+        self.lang, self.color = lang, color
+
+    def lookup(self, found: Found) -> str:
+        """Every meaning of every query: ``found`` is ``(query, matches)`` in order."""
+        raise NotImplementedError
+
+    def codes(self, codes: Sequence[StatusCode], api: str | None) -> str:
+        """A table (or list) of codes, names in ``api``'s spelling when given."""
+        raise NotImplementedError
+
+    def scan_hits(self, before: Context, hits: Sequence[Hit], after: Context, file: str | None,
+                  context: bool) -> str:
+        """One group of scan hits of ``file`` (display name; None: standard input), with context
+        lines when ``context``."""
+        raise NotImplementedError
+
+    def scan_end(self, report: Report, summary_only: bool = False) -> str:
+        """After every file was scanned: the report (first failure per process, counts, other
+        layers); ``summary_only`` when no hit was written (``--summary``)."""
+        raise NotImplementedError
+
+
+class TextFormat(Format):
+    """Terminal text: cards, aligned tables, ``FILE:LINE:`` hits (grep-like) and a summary."""
+
+    def lookup(self, found: Found) -> str:
+        from ..render import text
+        from ..render.labels import label
+
+        blocks = []
+        for query, matches in found:
+            head = ""
+            if len(matches) > 1:
+                head = text.style(label("{query}: {n} meanings", self.lang, query=query, n=len(matches)),
+                                  "bold", color=self.color) + "\n"
+            blocks.append(head + "\n\n".join(text.card(m.code, self.lang, m.reading, self.color) for m in matches))
+        return "\n\n".join(blocks) + "\n" if blocks else ""
+
+    def codes(self, codes: Sequence[StatusCode], api: str | None) -> str:
+        from ..render.text import table
+
+        return table(codes, self.lang, api=api) + "\n" if codes else ""
+
+    def scan_hits(self, before: Context, hits: Sequence[Hit], after: Context, file: str | None,
+                  context: bool) -> str:
+        from ..render import text
+
+        file = file or STDIN_LABEL
+        def around(lines: Context) -> list[str]:
+            return [text.style(f"{file}-{n}-", "dim", color=self.color) + "  " + text.clip_line_text(t)
+                    for n, t in lines]
+
+        # Other layers' numbers get their own section at the end (scan_end).
+        own = []
+        for h in hits:
+            if h.kind == "code" and not h.is_llm_datadist:
+                self._other_count += 1
+                if len(self._other) < self.MAX_OTHER_SHOWN:
+                    self._other.append(text.hit_line(h, self.lang, file, self.color))
+            else:
+                line = text.hit_line(h, self.lang, file, self.color)
+                if h.consequence_of is not None:
+                    f, n, name = h.consequence_of
+                    line += f"\n    (likely a consequence of {name} at {f}:{n})"
+                own.append(line)
+        if not own:
+            return ""
+        parts = around(before) + own
+        if context:
+            parts += around(after) + ["--"]
+        return "\n".join(parts) + "\n"
+
+    #: Other layers' hits listed in the text report (all of them are counted in the summary).
+    MAX_OTHER_SHOWN = 50
+
+    def __init__(self, lang: str, color: bool = False) -> None:
+        super().__init__(lang, color)
+        self._other: list[str] = []
+        self._other_count = 0
+
+    def scan_end(self, report: Report, summary_only: bool = False) -> str:
+        from ..render import text
+
+        head = ""
+        if self._other:
+            more = self._other_count - len(self._other)
+            head = (text.style("Other layers (not LLM DataDist; the exit status ignores them)", "bold",
+                               color=self.color) + ":\n" + "\n".join(self._other) + "\n"
+                    + (f"… {more} more\n" if more > 0 else ""))
+        return head + text.report_summary(report, self.lang, self.color) + "\n"
+
+
+class JsonFormat(Format):
+    """JSON: one array per lookup/search/list; scan writes JSON Lines, one object per hit."""
+
+    @staticmethod
+    def _dump(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False, indent=2) + "\n"
+
+    def lookup(self, found: Found) -> str:
+        from ..render.json import entry_dict
+
+        return self._dump([{**entry_dict(m.code, self.lang), "query": query, "reading": m.reading}
+                           for query, matches in found for m in matches])
+
+    def codes(self, codes: Sequence[StatusCode], api: str | None) -> str:
+        from ..render.json import entry_dict
+
+        return self._dump([entry_dict(c, self.lang) for c in codes])
+
+    def scan_hits(self, before: Context, hits: Sequence[Hit], after: Context, file: str | None,
+                  context: bool) -> str:
+        from ..render.json import hit_dict
+
+        file = file or "-"
+        extra: dict[str, Any] = {}
+        if context:
+            extra = {"before": [{"line": n, "text": t} for n, t in before],
+                     "after": [{"line": n, "text": t} for n, t in after]}
+        return "".join(json.dumps({**hit_dict(h, file, self.lang), **extra}, ensure_ascii=False) + "\n"
+                       for h in hits)
+
+    def scan_end(self, report: Report, summary_only: bool = False) -> str:
+        # JSON Lines of hits stay hits only; --summary prints the report as one object.
+        return json.dumps(report.as_dict(), ensure_ascii=False) + "\n" if summary_only else ""
+
+
+class MarkdownFormat(Format):
+    """Markdown (for issues and chat): cards with per-API tables, code tables, one row per hit."""
+
+    def __init__(self, lang: str, color: bool = False) -> None:
+        super().__init__(lang, color)
+        self._scan_started = False
+
+    def lookup(self, found: Found) -> str:
+        from ..render import markdown
+
+        return "\n---\n\n".join(markdown.cards([(m.code, m.reading) for m in matches], self.lang, query)
+                                for query, matches in found)
+
+    def codes(self, codes: Sequence[StatusCode], api: str | None) -> str:
+        from ..render import markdown
+
+        return markdown.table(codes, self.lang, api=api) if codes else ""
+
+    def scan_hits(self, before: Context, hits: Sequence[Hit], after: Context, file: str | None,
+                  context: bool) -> str:
+        from ..render import markdown
+        from ..render.html import HitRow
+
+        # Other layers' numbers are counted in the summary, not listed as LLM DataDist rows.
+        own = [h for h in hits if h.kind == "symptom" or h.is_llm_datadist]
+        if not own:
+            return ""
+        head = ""
+        if not self._scan_started:
+            self._scan_started = True
+            head = markdown.hits_header(self.lang, with_file=True)
+        return head + "".join(markdown.hit_row(HitRow.from_hit(h, self.lang), self.lang, file=file or STDIN_LABEL) + "\n"
+                              for h in own)
+
+    def scan_end(self, report: Report, summary_only: bool = False) -> str:
+        from ..render import markdown
+
+        counts = [(name, n) for name, n in report.counts.most_common()]
+        counts += [(f"{name} ({family}, not LLM DataDist)", n) for family, c in report.other.items()
+                   for name, n in c.most_common()]
+        return ("\n" if self._scan_started else "") + markdown.summary(counts, self.lang)
+
+
+#: ``--format`` name -> its class.
+FORMATS: Mapping[str, type[Format]] = {"text": TextFormat, "json": JsonFormat, "markdown": MarkdownFormat}
+
+
+def formatter(name: str, lang: str, color: bool) -> Format:
+    """A fresh :class:`Format` for ``--format name`` (one per run: markdown scans keep state)."""
+    return FORMATS[name](lang, color)
+

@@ -14,12 +14,14 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing is not imported at run time: the command must start fast
     from typing import Any
 
+    from sphinx.util.typing import ExtensionMetadata
+
 __version__ = "0.1.0"
 
 __all__ = ["__version__", "setup", "load_ipython_extension", "unload_ipython_extension"]
 
 
-def setup(app: Any) -> dict[str, Any]:
+def setup(app: Any) -> ExtensionMetadata:
     """Sphinx entry point: register the ``llm`` domain, directives, roles and assets."""
     from .sphinxext import setup as _setup
 

@@ -315,6 +315,14 @@ def test_bad_registry_file(tmp_path):
     assert p.returncode == 2 and err(p).startswith(f"llmstatus: {bad}: invalid TOML")
 
 
+@pytest.mark.parametrize("argv, message", [(("--lang", "fr", "LLM_TIMEOUT"), "argument --lang: invalid choice: 'fr'"),
+                                           (("--format",), "argument --format: expected one argument"),
+                                           (("list", "--format", "xml"), "argument --format: invalid choice: 'xml'")])
+def test_a_bad_output_option_is_reported_once(argv, message):
+    p = run(*argv)
+    assert p.returncode == 2 and err(p).count("error:") == 1 and message in err(p), err(p)
+
+
 def test_help():
     p = run("-h")
     assert p.returncode == 0 and "llmstatus scan" in out(p) and "exit status" in out(p)
@@ -552,3 +560,54 @@ def test_ctrl_c_during_a_scan_prints_no_traceback(tmp_path):
     _, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert b"Traceback" not in stderr and b"KeyboardInterrupt" not in stderr, stderr.decode()
+
+
+# -- issue 9 part 3: causes, settings and framework notes ------------------------------------
+
+SETTINGS_REGISTRY = DATA / "cli_settings_registry.toml"
+
+
+def _codes_with_causes() -> list[str]:
+    from sphinx_llmstatus.registry import default_registry
+
+    return [c.name for c in default_registry() if any(v.causes for v in c.views)]
+
+
+def test_lookup_prints_causes_as_a_checklist():
+    names = _codes_with_causes()
+    assert names, "the registry has no cause yet"
+    from sphinx_llmstatus.registry import default_registry
+
+    code = default_registry()[names[0]]
+    text = out(run(code.name))
+    assert "Causes and checks:" in text
+    n_causes = len({c for v in code.views for c in v.causes})
+    assert text.count("    [ ] When: ") == n_causes
+    assert text.count("        Check: ") == n_causes and text.count("        Fix: ") == n_causes
+    first = next(c for v in code.views for c in v.causes)
+    assert first.sources[0].url in text
+    zh = out(run(code.name, "--lang", "zh"))
+    assert "原因与排查:" in zh and "[ ] 现象: " in zh
+
+
+def test_lookup_json_has_causes_settings_and_frameworks():
+    for name in _codes_with_causes():
+        (entry,) = json.loads(out(run(name, "--json")))
+        assert entry["causes"], name
+        for cause in entry["causes"]:
+            assert set(cause) == {"api", "when", "check", "fix", "applies_to", "sources"}
+            assert set(cause["applies_to"]) == {"frameworks", "modes", "versions"}
+            assert cause["sources"] and all(set(s) == {"key", "title", "url"} for s in cause["sources"])
+        assert isinstance(entry["settings"], list) and isinstance(entry["frameworks"], list)
+    (entry,) = json.loads(out(run("--registry", str(SETTINGS_REGISTRY), "LLM_TIMEOUT", "--json")))
+    assert entry["settings"] == [{"name": "sync_kv_timeout", "kind": "option", "api": None, "unit": "ms",
+                                  "default": "1000", "about": "How long a pull waits.",
+                                  "sources": [{"key": "t-src", "title": "A test thread",
+                                               "url": "https://example.com/thread"}]}]
+    assert entry["frameworks"][0]["framework"] == "vllm-ascend" and entry["frameworks"][0]["does"]
+
+
+def test_lookup_text_lists_settings_and_framework_notes():
+    text = out(run("--registry", str(SETTINGS_REGISTRY), "LLM_TIMEOUT"))
+    assert "  Settings:\n    - sync_kv_timeout (option, ms, default 1000): How long a pull waits." in text
+    assert "  What frameworks do:\n    - vllm-ascend: Retries three times." in text

@@ -702,3 +702,19 @@ def test_bad_max_rows_in_the_startup_config_is_one_warning(shell, capfd):
 def test_magic_reads_names_with_spaces_and_pybind_constants(ip, line):
     r = ip.run_line_magic("llmstatus", line)
     assert isinstance(r, CardResult) and r.name == "LLM_LINK_FAILED"
+
+
+def test_card_shows_causes_collapsed(ip):
+    from sphinx_llmstatus.registry import default_registry
+
+    code = next(c for c in default_registry() if any(v.causes for v in c.views))
+    n_causes = len({c for v in code.views for c in v.causes})
+    r = ip.run_line_magic("llmstatus", code.name)
+    html = r.html()
+    assert f"<summary><b>Causes and checks</b> ({n_causes})</summary>" in html
+    assert html.count('<li style="margin:0.25em 0">') == n_causes and "<details" in html and "<details open" not in html
+    md = r.markdown()
+    assert "**Causes and checks:**" in md and "\n1. **When:** " in md
+    assert "Causes and checks:" in r.text()
+    zh = ip.run_line_magic("llmstatus", f"{code.name} --lang zh").html()
+    assert "<summary><b>原因与排查</b>" in zh

@@ -23,7 +23,8 @@ from sphinx_llmstatus.render import markdown as render_md  # noqa: E402
 
 HOSTILE_REGISTRY = Path(__file__).parent / "data" / "magic_hostile_registry.toml"
 HOSTILE_URL = "https://example.invalid/page?a=1&b=\"><script>alert('url')</script>"
-ALLOWED_TAGS = {"div", "span", "table", "thead", "tbody", "tr", "th", "td", "code", "b", "a", "br"}
+ALLOWED_TAGS = {"div", "span", "table", "thead", "tbody", "tr", "th", "td", "code", "b", "a", "br",
+                "details", "summary", "ol", "li"}
 ALLOWED_ATTRS = {"class", "style", "href", "target", "rel"}
 
 
@@ -197,5 +198,7 @@ def test_newline_in_a_source_url_never_injects_markdown(url):
     kinds = {t.type for t in tokens} | {c.type for t in tokens for c in (t.children or ())}
     assert "image" not in kinds and "heading_open" not in kinds, md
     links = [c.attrs["href"] for t in tokens for c in (t.children or ()) if c.type == "link_open"]
-    assert links and all(href.startswith("https://example.com/a%") for href in links), links
+    ours = [href for href in links if href.startswith("https://example.com/a")]
+    assert len(ours) == len(code.views) and all(h.startswith("https://example.com/a%") for h in ours), links
+    assert not any(ch.isspace() for href in links for ch in href)
     assert "\n\n" not in text_card(code, "en").split("Source")[1]  # the terminal shows escapes, not line breaks

@@ -108,13 +108,13 @@ BAD_VALUES = [
 
 @pytest.mark.parametrize(("name", "value", "message"), BAD_VALUES)
 def test_bad_value_is_one_clear_warning_and_the_default(project, name, value, message):
-    from sphinx_llmstatus.sphinxext.config import CONFIG_VALUES
+    from sphinx_llmstatus.sphinxext.config import OPTIONS
 
     # Written in conf.py, as users do (confoverrides would convert strings to lists).
     app = project({"conf.py": f"{BASE_CONF}{name} = {value!r}\n",
                    "index.rst": "T\n=\n\n:llm-status:`LLM_TIMEOUT`\n"})
     warnings = app.warning.getvalue().strip().splitlines()
-    default = CONFIG_VALUES[name][0]
+    default = next(o.default for o in OPTIONS if o.name == name)
     assert len(warnings) == 1, warnings
     assert f"config value {name!r} {message}; using the default {default!r}" in warnings[0]
     assert "[llmstatus.config]" in warnings[0]

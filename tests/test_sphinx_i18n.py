@@ -51,7 +51,7 @@ def assert_lang(text: str, expected: dict[str, str], other: dict[str, str]) -> N
     assert other["meaning"] not in text and other["label"] not in text
 
 
-@pytest.mark.parametrize("language", ["zh", "zh_CN", "zh_TW"])
+@pytest.mark.parametrize("language", ["zh", "zh_CN", "zh_TW", "zh-Hans", "zh_Hant"])
 def test_chinese_project(project, language):
     app = project(PAGE, confoverrides={"language": language})
     # docutils itself has no "zh" localisation (only zh_cn, zh_tw) and says so: not ours

@@ -134,16 +134,17 @@ def test_consumer_roles_land_on_site_entries(two_builds):
     links = {a.get_text(): a for a in soup(consumer.outdir / "index.html").select("a.reference")}
     for text, page, anchor in [
         ("LLM_LINK_FAILED", "codes.html", "LLM_LINK_FAILED"),
-        ("LLM_TIMEOUT", "codes.html", "LLM_TIMEOUT"),  # written llm_timeout, shown canonical
+        ("llm_timeout", "codes.html", "LLM_TIMEOUT"),  # shown as written
         ("LLM_LINK_BUSY", "table.html", "llm-row-LLM_LINK_BUSY"),  # the site's table row
     ]:
         a = links[text]
         assert a["href"] == f"{site.outdir}/{page}#{anchor}", text
         assert "external" in a["class"]
         target = site_target(site.outdir, a["href"])
-        assert target is not None and text in target.get_text(), text
+        assert target is not None and text.upper() in target.get_text(), text
     # 1343270913 is LLM_WAIT_PROC_TIMEOUT: not on the site -> the vendor page (fallback URL)
-    vendor = links["LLM_WAIT_PROC_TIMEOUT"]
+    vendor = links["1343270913"]
+    assert vendor["title"].startswith("LLM_WAIT_PROC_TIMEOUT: ")
     assert vendor["href"].startswith("https://www.hiascend.com/")
     assert links["LLM_PARAM_INVALID"]["href"].startswith("https://www.hiascend.com/")
 
@@ -196,7 +197,7 @@ def test_no_fallback_url_warns_after_intersphinx(two_builds):
     site, consumer = two_builds(ORDER, confoverrides={"llmstatus_fallback_url": ""})
     warnings = consumer.warning.getvalue()
     assert warnings.count("WARNING") == 1, warnings  # 5. only the code nobody documents
-    assert "index.rst:9: WARNING: LLM status code LLM_PARAM_INVALID is not documented" in warnings
+    assert "index.rst:10: WARNING: LLM status code LLM_PARAM_INVALID is not documented" in warnings  # its own line
     assert "[llmstatus.unresolved]" in warnings
     links = {a.get_text(): a["href"] for a in soup(consumer.outdir / "index.html").select("a.reference")
              if a.code}

@@ -8,8 +8,6 @@ empty); renderers are imported when first used, which keeps start-up short.
 
 from __future__ import annotations
 
-import json
-
 TYPE_CHECKING = False  # typing costs ~3 ms of the `llmstatus CODE` start-up budget
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -128,6 +126,8 @@ class JsonFormat(Format):
 
     @staticmethod
     def _dump(value: Any) -> str:
+        import json
+
         return json.dumps(value, ensure_ascii=False, indent=2) + "\n"
 
     def lookup(self, found: Found) -> str:
@@ -143,6 +143,8 @@ class JsonFormat(Format):
 
     def scan_hits(self, before: Context, hits: Sequence[Hit], after: Context, file: str | None,
                   context: bool) -> str:
+        import json
+
         from ..render.json import hit_dict
 
         file = file or "-"
@@ -154,6 +156,8 @@ class JsonFormat(Format):
                        for h in hits)
 
     def scan_end(self, report: Report, summary_only: bool = False) -> str:
+        import json
+
         # JSON Lines of hits stay hits only; --summary prints the report as one object.
         return json.dumps(report.as_dict(), ensure_ascii=False) + "\n" if summary_only else ""
 

@@ -54,6 +54,7 @@ SCHEMA_VERSION = 1
 
 _NAME_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
 _BACKTICK_RE = re.compile(r"`([^`]+)`")
+_HEXLIKE_RE = re.compile(r"^(?:0X)?[0-9A-F]+$")  # an alias like DEADBEEF would shadow a hex number
 _CODE_KEYS = {"name", "value", "related", "aliases", "note", "python", "cpp", "settings", "frameworks", "differs"}
 _VIEW_KEYS = {
     "name", "documented", "source", "recoverable", "meaning", "remedy",
@@ -115,6 +116,48 @@ def parse_toml(path: str, data: bytes) -> dict[str, Any]:
         raise RegistryError(path, f"invalid TOML: {exc}") from None
     except RecursionError:
         raise RegistryError(path, "invalid TOML: nested too deeply") from None
+    except ValueError as exc:  # int() past sys.get_int_max_str_digits(): tomllib lets it through
+        entry, field = _locate_huge_integer(data.decode("utf-8", "replace"))
+        raise RegistryError(path, f"integer too large ({exc})", entry=entry, field=field) from None
+
+
+_TABLE_HEADER_RE = re.compile(r"^\s*\[(\[?)\s*([^\]]+?)\s*\]")
+_KEY_VALUE_RE = re.compile(r"^\s*([A-Za-z0-9_.\-\"' ]+?)\s*=\s*(.*)")
+_NAME_VALUE_RE = re.compile(r"^\s*name\s*=\s*[\"']([^\"']*)[\"']")
+
+
+def _locate_huge_integer(text: str) -> tuple[str | None, str | None]:
+    """``(entry, field)`` of the first integer too long for ``int()``: a line scan, linear in the text."""
+    import sys
+
+    limit = sys.get_int_max_str_digits() or 4300
+    section, entry, index = "", None, 0
+    for line in text.splitlines():
+        header = _TABLE_HEADER_RE.match(line)
+        if header:
+            section = header.group(2)
+            if header.group(1) and section == "code":
+                index += 1
+                entry = f"[[code]] #{index}"
+            elif section.startswith("sources."):
+                entry = section
+            continue
+        named = _NAME_VALUE_RE.match(line)
+        if named and section == "code":
+            entry = named.group(1) or entry
+        found = _KEY_VALUE_RE.match(line)
+        if found and sum(c.isdigit() for c in found.group(2)) > limit:
+            prefix = section.removeprefix("code").lstrip(".") if section.startswith("code") else ""
+            return entry, f"{prefix}.{found.group(1)}" if prefix else found.group(1)
+    return None, None
+
+
+def _shown(value: Any) -> str:
+    """``repr(value)`` for an error message, bounded: huge integers and long strings are summarised."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"an integer of {value.bit_length()} bits"
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def read_toml(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -155,13 +198,14 @@ class _Builder:
         self.origin: dict[tuple[str, str], str] = {}  # (name, field path) -> file
         self.defined_in: dict[str, str] = {}
         self.file_order: dict[str, int] = {}  # file -> position in load order
+        self.overridden: set[tuple[str, str]] = set()  # (canonical name, file) of overrides
         self.symptoms: dict[str, tuple[dict[str, Any], str, str]] = {}  # id -> (raw, file, entry)
 
     def add(self, doc: Mapping[str, Any], file: str) -> None:
         self.file_order.setdefault(file, len(self.file_order))
         schema = doc.get("schema", SCHEMA_VERSION)
         if type(schema) is not int or schema != SCHEMA_VERSION:
-            raise RegistryError(file, f"unsupported schema {schema!r} (expected {SCHEMA_VERSION})", field="schema")
+            raise RegistryError(file, f"unsupported schema {_shown(schema)} (expected {SCHEMA_VERSION})", field="schema")
         unknown = set(doc) - {"schema", "sources", "code", "symptom"}
         if unknown:
             raise RegistryError(file, f"unknown top-level key(s): {', '.join(sorted(unknown))}")
@@ -172,6 +216,9 @@ class _Builder:
             if not isinstance(raw, dict):
                 raise RegistryError(file, "must be a table", entry=f"sources.{key}")
             merged = {**self.sources.get(key, {}), **raw}
+            old_title, new_title = self.sources.get(key, {}).get("title"), raw.get("title")
+            if isinstance(old_title, dict) and isinstance(new_title, dict):
+                merged["title"] = {**old_title, **new_title}  # title.en alone keeps title.zh
             self.sources[key] = merged
             self.source_files[key] = file
         codes = doc.get("code", [])
@@ -211,6 +258,11 @@ class _Builder:
         canonical = self.aliases.get(name.upper())
         if canonical is not None and self.defined_in[canonical] == file:
             raise RegistryError(file, f"duplicate name {name!r} (already defined in this file)", entry=name, field="name")
+        if canonical is not None:
+            if (canonical, file) in self.overridden:
+                raise RegistryError(file, f"{name!r} is overridden twice in this file (merge the two [[code]] tables)",
+                                    entry=name, field="name")
+            self.overridden.add((canonical, file))
         if canonical is None:
             canonical = name
             self.codes[canonical] = {}
@@ -283,8 +335,9 @@ class _Builder:
             raise RegistryError(file, f"must be a non-empty string of at most {_SHORT_MAX} characters",
                                 entry=entry, field="version")
         url = raw.get("url")
-        if not isinstance(url, str) or not url.startswith(("https://", "http://")):
-            raise RegistryError(file, "must be an http(s) URL", entry=entry, field="url")
+        if not isinstance(url, str) or not _is_http_url(url):
+            raise RegistryError(file, "must be an http(s) URL without spaces or control characters",
+                                entry=entry, field="url")
         title = _text(raw.get("title"), lambda f, r: RegistryError(file, r, entry=entry, field=f), "title")
         return Source(key=key, api=api, kind=kind, title=title, url=url, version=version)
 
@@ -295,7 +348,7 @@ class _Builder:
         if isinstance(value, bool) or not isinstance(value, int):
             raise self._fail(name, "value", "missing or not an integer")
         if not -(2**31) <= value < 2**32:
-            raise self._fail(name, "value", f"{value} does not fit in 32 bits")
+            raise self._fail(name, "value", f"{_shown(value)} does not fit in 32 bits")
         views = {}
         for api in APIS:
             if api in raw:
@@ -308,7 +361,7 @@ class _Builder:
         differs = self._names(name, raw, "differs")
         for item in differs:
             if item not in DIFFERS:
-                raise self._fail(name, "differs", f"{item!r} is not one of {', '.join(DIFFERS)}")
+                raise self._fail(name, "differs", f"{_shown(item)} is not one of {', '.join(DIFFERS)}")
         if differs and not all(views.get(a) and views[a].documented for a in APIS):
             raise self._fail(name, "differs", "needs a documented [code.python] and [code.cpp] to compare")
         return StatusCode(
@@ -348,7 +401,7 @@ class _Builder:
         source_key = raw.get("source")
         source = sources.get(source_key) if isinstance(source_key, str) else None
         if source is None:
-            raise fail("source", f"{source_key!r} is not a key of [sources] ({', '.join(sorted(sources))})")
+            raise fail("source", f"{_shown(source_key)} is not a key of [sources] ({', '.join(sorted(sources))})")
         if source.api is not None and source.api != api:
             source_file = self.source_files[source.key]
             if self.file_order[source_file] > self.file_order[self._where(name, f"{api}.source")]:
@@ -360,7 +413,7 @@ class _Builder:
             raise fail("source", "a documented row must cite a vendor page (kind = 'page')")
         recoverable = raw.get("recoverable")
         if recoverable not in RECOVERABLE_VALUES:
-            raise fail("recoverable", f"{recoverable!r} is not one of {', '.join(RECOVERABLE_VALUES)}")
+            raise fail("recoverable", f"{_shown(recoverable)} is not one of {', '.join(RECOVERABLE_VALUES)}")
         if documented and recoverable == "unknown":
             raise fail("recoverable", "a documented row must say yes, no or n/a")
         lists = {}
@@ -411,7 +464,7 @@ class _Builder:
             raise fail(field, "must be a non-empty list of keys of [sources]")
         for key in keys:
             if key not in sources:
-                raise fail(field, f"{key!r} is not a key of [sources]")
+                raise fail(field, f"{_shown(key)} is not a key of [sources]")
         return tuple(sources[k] for k in dict.fromkeys(keys))
 
     def _cause(self, name: str, field: str, raw: dict[str, Any], sources: Mapping[str, Source]) -> Cause:
@@ -427,7 +480,7 @@ class _Builder:
         frameworks = _str_list(applies, "frameworks", lambda f, r: fail(f"applies_to.{f}", r))
         for fw in frameworks:
             if fw not in FRAMEWORKS:
-                raise fail("applies_to.frameworks", f"{fw!r} is not one of {', '.join(FRAMEWORKS)}")
+                raise fail("applies_to.frameworks", f"{_shown(fw)} is not one of {', '.join(FRAMEWORKS)}")
         versions = applies.get("versions")
         if versions is not None and not _short(versions):
             raise fail("applies_to.versions", f"must be a non-empty string of at most {_SHORT_MAX} characters")
@@ -449,14 +502,14 @@ class _Builder:
         key = raw.get("source")
         source = sources.get(key) if isinstance(key, str) else None
         if source is None:
-            raise fail("source", f"{key!r} is not a key of [sources]")
+            raise fail("source", f"{_shown(key)} is not a key of [sources]")
         if source.kind != "page":
             raise fail("source", "a reading must cite a vendor page (kind = 'page')")
         if source.api is not None and source.api != api:
             raise fail("source", f"source {key!r} belongs to the {source.api} API")
         recoverable = raw.get("recoverable")
         if recoverable is not None and recoverable not in ("yes", "no", "n/a"):
-            raise fail("recoverable", f"{recoverable!r} is not one of yes, no, n/a")
+            raise fail("recoverable", f"{_shown(recoverable)} is not one of yes, no, n/a")
         texts = {k: _text(raw[k], fail, k) if k in raw else None for k in ("meaning", "remedy")}
         if recoverable is None and not any(texts.values()):
             raise fail("source", "a reading needs at least one of recoverable, meaning, remedy")
@@ -479,11 +532,11 @@ class _Builder:
             if api is not None and api not in APIS:
                 raise fail("api", f"must be one of {', '.join(APIS)} (or left out)")
             if (setting_name, api) in seen:
-                raise fail("name", f"{setting_name!r} is declared twice for this code")
+                raise fail("name", f"{_shown(setting_name)} is declared twice for this code")
             seen.add((setting_name, api))
             kind = item.get("kind")
             if kind not in SETTING_KINDS:
-                raise fail("kind", f"{kind!r} is not one of {', '.join(SETTING_KINDS)}")
+                raise fail("kind", f"{_shown(kind)} is not one of {', '.join(SETTING_KINDS)}")
             for opt in ("unit", "default"):
                 if opt in item and not _short(item[opt]):
                     raise fail(opt, f"must be a non-empty string of at most {_SHORT_MAX} characters")
@@ -504,7 +557,7 @@ class _Builder:
             self._keys(name, field, item, _FRAMEWORK_KEYS)
             framework = item.get("framework")
             if framework not in FRAMEWORKS:
-                raise fail("framework", f"{framework!r} is not one of {', '.join(FRAMEWORKS)}")
+                raise fail("framework", f"{_shown(framework)} is not one of {', '.join(FRAMEWORKS)}")
             out.append(FrameworkNote(framework=framework, does=_text(item.get("does"), fail, "does"),
                                      sources=self._source_list(item, sources, fail),
                                      terms=_str_list(item, "terms", fail)))
@@ -520,7 +573,7 @@ class _Builder:
             raise fail(sorted(unknown)[0], "unknown key")
         framework = raw.get("framework")
         if framework not in FRAMEWORKS:
-            raise fail("framework", f"{framework!r} is not one of {', '.join(FRAMEWORKS)}")
+            raise fail("framework", f"{_shown(framework)} is not one of {', '.join(FRAMEWORKS)}")
         pattern = raw.get("pattern")
         if (not isinstance(pattern, str) or not SYMPTOM_PATTERN_MIN <= len(pattern) <= SYMPTOM_PATTERN_MAX
                 or "\n" in pattern or "\r" in pattern):
@@ -529,12 +582,12 @@ class _Builder:
         likely = raw.get("likely")
         if likely is not None:
             if not isinstance(likely, str) or likely.upper() not in canonical:
-                raise fail("likely", f"{likely!r} is not a code of the registry")
+                raise fail("likely", f"{_shown(likely)} is not a code of the registry")
             likely = canonical[likely.upper()].name
         codes = []
         for code in _str_list(raw, "codes", fail):
             if code.upper() not in canonical:
-                raise fail("codes", f"{code!r} is not a code of the registry")
+                raise fail("codes", f"{_shown(code)} is not a code of the registry")
             codes.append(canonical[code.upper()].name)
         terms = _str_list(raw, "terms", fail)
         check = _text(raw.get("check"), fail, "check")
@@ -545,11 +598,19 @@ class _Builder:
                        sources=self._source_list(raw, sources, fail), likely=likely,
                        codes=tuple(dict.fromkeys(codes)), terms=terms)
 
-    def _check_unique(self, codes: Iterable[StatusCode]) -> None:
+    def _check_unique(self, codes: list[StatusCode]) -> None:
         names: dict[str, str] = {}
         values: dict[int, str] = {}
+        numbers = {form.upper(): code.name for code in codes for form in code.number_forms}
         for code in codes:
+            for alias in code.aliases:
+                if not _NAME_RE.match(alias) or _HEXLIKE_RE.match(alias):
+                    raise self._fail(code.name, "aliases", f"alias {_shown(alias)} is not an upper-case "
+                                     "identifier such as LLM_LINK_FAILED (letters, digits, _; not a number)")
             for spelling in code.spellings:
+                if spelling.upper() in numbers:
+                    raise self._fail(code.name, "aliases" if spelling in code.aliases else "name",
+                                     f"spelling {spelling!r} is also a number form of {numbers[spelling.upper()]}")
                 other = names.setdefault(spelling.upper(), code.name)
                 if other != code.name:
                     raise self._fail(code.name, "name", f"spelling {spelling!r} is also used by {other}")
@@ -575,8 +636,11 @@ class _Builder:
                             )
             for api_name in view.api_names:
                 for lang in LANGS:
+                    # `name` or `name=value` in backticks; a set lookup, not one regex per name
+                    # compiled at every start of the command (issue 13: start-up time).
                     text = view.meaning.get(lang) + "\n" + view.remedy.get(lang)
-                    if not re.search(rf"`{re.escape(api_name)}(=[^`]*)?`", text):
+                    shown = {t.split("=", 1)[0] for t in _BACKTICK_RE.findall(text)}
+                    if api_name not in shown:
                         raise self._fail(
                             code.name, f"{view.api}.remedy.{lang}",
                             f"names no `{api_name}`, which the entry lists",
@@ -633,6 +697,16 @@ def _str_list(raw: Mapping[str, Any], field: str, fail: Any) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(_short(v) for v in value):
         raise fail(field, f"must be a list of non-empty strings of at most {_SHORT_MAX} characters")
     return tuple(value)
+
+
+_UNSAFE_URL_CHAR_RE = re.compile(r"[\x00-\x20\x7f-\x9f]")  # quotes and <> are escaped where used
+
+
+def _is_http_url(url: str) -> bool:
+    """An absolute http(s) URL with a host and no whitespace or control characters."""
+    scheme, sep, rest = url.partition("://")
+    return bool(sep) and scheme.lower() in ("http", "https") and bool(rest) and \
+        not rest.startswith("/") and not _UNSAFE_URL_CHAR_RE.search(url)
 
 
 def _spellings(raw: Mapping[str, Any]) -> list[str]:

@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..registry.model import StatusCode
+from ..registry.model import Source, StatusCode
 from .labels import N_, RECOVERABLE_WORDS, api_label, label, scan_title
 
 TYPE_CHECKING = False
@@ -164,10 +164,7 @@ def card(code: StatusCode, lang: str, reading: str | None = None) -> str:
     head += "</div>"
     rows = []
     for view in code.views:
-        source = (
-            f'<a href="{esc(view.source.url)}" target="_blank" rel="noopener noreferrer">'
-            f"{esc(view.source.title.get(lang))}</a>"
-        )
+        source = _link(view.source, lang)
         if not view.documented:
             source += f' <span style="{_DIM}">({esc(label("not on the vendor page", lang))})</span>'
         rows.append(
@@ -196,10 +193,58 @@ def card(code: StatusCode, lang: str, reading: str | None = None) -> str:
         )
     if code.note is not None:
         extra.append(f"<div><b>{esc(label('Note', lang))}:</b> {rich(code.note.get(lang))}</div>")
+    extra += _causes(code, lang)
     return (
         f'<div class="llmstatus llmstatus-card" style="{_BOX};border-left:4px solid {accent}">'
         + head + body + "".join(extra) + "</div>"
     )
+
+
+def _link(source: Source, lang: str) -> str:
+    return (f'<a href="{esc(source.url)}" target="_blank" rel="noopener noreferrer">'
+            f"{esc(source.title.get(lang))}</a>")
+
+
+def _details(title: str, items: list[str]) -> str:
+    """A collapsed ``<details>`` block: ``title (n)`` and a numbered list."""
+    return (f'<details style="margin:0.3em 0"><summary><b>{esc(title)}</b> ({len(items)})</summary>'
+            f'<ol style="margin:0.2em 0;padding-left:1.6em">{"".join(items)}</ol></details>')
+
+
+def _causes(code: StatusCode, lang: str) -> list[str]:
+    """Causes, settings and framework notes of ``code``, each a collapsed list (nothing when empty)."""
+    from .causes import applies_to, causes, setting_head
+
+    def line(word: str, body: str) -> str:
+        return f"<div><b>{esc(label(word, lang))}:</b> {body}</div>"
+
+    blocks = []
+    items = []
+    for apis, cause in causes(code):
+        where = applies_to(cause, apis, len(code.views))
+        items.append(
+            '<li style="margin:0.25em 0">' + line("When", rich(cause.when.get(lang)))
+            + line("Check", rich(cause.check.get(lang))) + line("Fix", rich(cause.fix.get(lang)))
+            + (line("Applies to", esc(where)) if where else "")
+            + f'<div style="{_DIM}">{esc(label("Sources", lang))}: '
+            + ", ".join(_link(s, lang) for s in cause.sources) + "</div></li>"
+        )
+    if items:
+        blocks.append(_details(label("Causes and checks", lang), items))
+    settings = [
+        f"<li>{code_name(s.name)} <span style=\"{_DIM}\">{esc(setting_head(s, lang).removeprefix(s.name).strip())}"
+        f"</span>: {rich(s.about.get(lang))} ({', '.join(_link(src, lang) for src in s.sources)})</li>"
+        for s in getattr(code, "settings", ())
+    ]
+    if settings:
+        blocks.append(_details(label("Settings", lang), settings))
+    notes = [
+        f"<li><b>{esc(n.framework)}</b>: {rich(n.does.get(lang))} ({', '.join(_link(src, lang) for src in n.sources)})</li>"
+        for n in getattr(code, "frameworks", ())
+    ]
+    if notes:
+        blocks.append(_details(label("What frameworks do", lang), notes))
+    return blocks
 
 
 def cards(matches: Sequence[tuple[StatusCode, str | None]], lang: str, query: str | None = None) -> str:

@@ -6,14 +6,15 @@ directly. Text fields keep the registry's `backticks`.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # no typing import at run time: the command must start fast
-if TYPE_CHECKING:
-    from typing import Any
-
 from ..registry.model import StatusCode
 
-if TYPE_CHECKING:  # the scanner is not needed to render a code
-    from ..scan.hit import Hit
+TYPE_CHECKING = False  # no typing import at run time: the command must start fast
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
+
+    from ..registry.model import Source
+    from ..scan.hit import Hit  # the scanner is not needed to render a code
 
 
 def _per_api(code: StatusCode, get: Any) -> dict[str, Any]:
@@ -24,8 +25,10 @@ def entry_dict(code: StatusCode, lang: str) -> dict[str, Any]:
     """One code: ``name``, ``value``, ``hex``, ``python_name``, ``cpp_name`` (None when
     that API lacks the code), and per API (keys ``python``/``cpp``, only for APIs
     that have the code): ``recoverable``, ``meaning``, ``remedy``, ``documented``,
-    ``source`` (vendor page or source URL); plus ``related``, ``aliases``, ``note``
-    and ``lang`` (the language of the texts)."""
+    ``source`` (vendor page or source URL); plus ``related``, ``aliases``, ``note``,
+    ``causes`` (:func:`causes_list`), ``settings`` (``name``, ``kind``, ``api``, ``unit``,
+    ``default``, ``about``, ``sources``), ``frameworks`` (``framework``, ``does``,
+    ``sources``), sources as ``{key, title, url}``, and ``lang`` (the language of the texts)."""
     return {
         "name": code.name,
         "value": code.value,
@@ -40,8 +43,34 @@ def entry_dict(code: StatusCode, lang: str) -> dict[str, Any]:
         "related": list(code.related),
         "aliases": list(code.aliases),
         "note": code.note.get(lang) if code.note else None,
+        "causes": causes_list(code, lang),
+        "settings": [
+            {"name": s.name, "kind": s.kind, "api": s.api, "unit": s.unit, "default": s.default,
+             "about": s.about.get(lang), "sources": _sources(s.sources, lang)}
+            for s in getattr(code, "settings", ())
+        ],
+        "frameworks": [
+            {"framework": n.framework, "does": n.does.get(lang), "sources": _sources(n.sources, lang)}
+            for n in getattr(code, "frameworks", ())
+        ],
         "lang": "zh" if lang == "zh" else "en",
     }
+
+
+def causes_list(code: StatusCode, lang: str) -> list[dict[str, Any]]:
+    """Each distinct cause once: ``api`` (the APIs whose view lists it), ``when``, ``check``,
+    ``fix``, ``applies_to`` (``frameworks``, ``modes``, ``versions``) and ``sources``."""
+    from .causes import applies_to_dict, causes
+
+    return [
+        {"api": list(apis), "when": c.when.get(lang), "check": c.check.get(lang), "fix": c.fix.get(lang),
+         "applies_to": applies_to_dict(c.applies_to), "sources": _sources(c.sources, lang)}
+        for apis, c in causes(code)
+    ]
+
+
+def _sources(sources: Iterable[Source], lang: str) -> list[dict[str, Any]]:
+    return [{"key": s.key, "title": s.title.get(lang), "url": s.url} for s in sources]
 
 
 #: Most characters of a log line ``hit_dict`` puts in ``text`` (the start of the line and the

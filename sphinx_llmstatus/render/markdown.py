@@ -13,7 +13,7 @@ import html
 import re
 from collections.abc import Iterable, Sequence
 
-from ..registry.model import RECOVERABLE_VALUES, StatusCode
+from ..registry.model import RECOVERABLE_VALUES, Source, StatusCode
 from .html import CARD_COLUMNS, HIT_COLUMNS, HitRow
 from .labels import N_, api_label, label, scan_title
 
@@ -77,7 +77,7 @@ def card(code: StatusCode, lang: str, reading: str | None = None) -> str:
         head += f" ({esc(label('read as', lang))} {esc(reading)})"
     lines = [head, "", _row(esc(label(k, lang)) for k in CARD_COLUMNS), _rule(len(CARD_COLUMNS))]
     for view in code.views:
-        source = f"[{esc(view.source.title.get(lang))}](<{url(view.source.url)}>)"
+        source = _link(view.source, lang)
         if not view.documented:
             source += f" ({esc(label('not on the vendor page', lang))})"
         lines.append(
@@ -92,7 +92,44 @@ def card(code: StatusCode, lang: str, reading: str | None = None) -> str:
         lines += ["", f"**{esc(label('Related codes', lang))}:** " + ", ".join(_code(r) for r in code.related)]
     if code.note is not None:
         lines += ["", f"**{esc(label('Note', lang))}:** {rich(code.note.get(lang))}"]
+    lines += _causes(code, lang)
     return "\n".join(lines) + "\n"
+
+
+def _link(source: Source, lang: str) -> str:
+    return f"[{esc(source.title.get(lang))}](<{url(source.url)}>)"
+
+
+def _causes(code: StatusCode, lang: str) -> list[str]:
+    """Causes as a numbered list (one line each), then settings and framework notes."""
+    from .causes import applies_to, causes, setting_head
+
+    def part(word: str, body: str) -> str:
+        return f"**{esc(label(word, lang))}:** {body}"
+
+    out: list[str] = []
+    found = causes(code)
+    if found:
+        out += ["", f"**{esc(label('Causes and checks', lang))}:**", ""]
+    for i, (apis, cause) in enumerate(found, 1):
+        where = applies_to(cause, apis, len(code.views))
+        parts = [part("When", rich(cause.when.get(lang))), part("Check", rich(cause.check.get(lang))),
+                 part("Fix", rich(cause.fix.get(lang)))]
+        if where:
+            parts.append(part("Applies to", esc(where)))
+        parts.append(part("Sources", ", ".join(_link(s, lang) for s in cause.sources)))
+        out.append(f"{i}. " + " ".join(parts))
+    settings = getattr(code, "settings", ())
+    if settings:
+        out += ["", f"**{esc(label('Settings', lang))}:**", ""]
+        out += [f"- {esc(setting_head(s, lang))}: {rich(s.about.get(lang))} "
+                f"({', '.join(_link(src, lang) for src in s.sources)})" for s in settings]
+    notes = getattr(code, "frameworks", ())
+    if notes:
+        out += ["", f"**{esc(label('What frameworks do', lang))}:**", ""]
+        out += [f"- {esc(n.framework)}: {rich(n.does.get(lang))} ({', '.join(_link(src, lang) for src in n.sources)})"
+                for n in notes]
+    return out
 
 
 def cards(matches: Sequence[tuple[StatusCode, str | None]], lang: str, query: str | None = None) -> str:

@@ -12,7 +12,7 @@ import textwrap
 
 TYPE_CHECKING = False  # no typing import at run time: the command must start fast
 
-from ..registry.model import ApiView, StatusCode
+from ..registry.model import ApiView, Source, StatusCode
 from .labels import api_label, label
 
 if TYPE_CHECKING:  # the scanner is not needed to render a code
@@ -26,7 +26,7 @@ _BACKTICK_RE = re.compile(r"`([^`]*)`")
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 # Control characters (C0, DEL, C1), line/paragraph separators and the lone
 # surrogates that stand for undecodable bytes of a file name (surrogateescape).
-_UNSAFE_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+_UNSAFE_RE = r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]"  # compiled on first use
 #: Characters of a scanned line shown around a hit.
 LINE_WIDTH = 160
 
@@ -49,7 +49,7 @@ def terminal_safe(text: str) -> str:
     For file names and registry strings written to a terminal or into JSON:
     nothing raw can move the cursor, recolour the terminal or break a line.
     """
-    return _UNSAFE_RE.sub(_escape, text)
+    return text if text.isprintable() else re.sub(_UNSAFE_RE, _escape, text)
 
 
 def style(text: str, *names: str, color: bool = False) -> str:
@@ -87,7 +87,8 @@ def _wrap(label: str, text: str, lang: str, indent: int = 2) -> list[str]:
     if lang == "zh":
         return [head + text]
     return textwrap.wrap(text, width=100, initial_indent=head,
-                         subsequent_indent=" " * len(head), break_on_hyphens=False) or [head]
+                         subsequent_indent=" " * len(head), break_on_hyphens=False,
+                         break_long_words=False) or [head]
 
 
 def card(code: StatusCode, lang: str, reading: str | None = None, color: bool = False) -> str:
@@ -120,10 +121,45 @@ def card(code: StatusCode, lang: str, reading: str | None = None, color: bool = 
         out += _wrap(label("Note", lang), plain(code.note.get(lang)), lang)
     if code.related:
         out.append(f"  {label('Related codes', lang)}: {', '.join(code.related)}")
+    out += _checklist(code, lang, color)
     for view in views:
         out.append(f"  {label('Source', lang)} ({api_label(view.api)}): {terminal_safe(view.source.title.get(lang))}\n"
                    f"    {style(terminal_safe(view.source.url), 'cyan', color=color)}")
     return "\n".join(out)
+
+
+def _sources(sources: Iterable[Source], lang: str) -> str:
+    return "; ".join(f"{terminal_safe(s.title.get(lang))} ({terminal_safe(s.url)})" for s in sources)
+
+
+def _checklist(code: StatusCode, lang: str, color: bool) -> list[str]:
+    """Causes as a checklist (``[ ] When / Check / Fix / Applies to / Sources``), then settings
+    and what frameworks do; nothing for a code without them."""
+    from .causes import applies_to, causes, setting_head
+
+    out: list[str] = []
+    found = causes(code)
+    if found:
+        out.append("  " + style(label("Causes and checks", lang), "bold", color=color) + ":")
+    for apis, cause in found:
+        out += _wrap("[ ] " + label("When", lang), plain(cause.when.get(lang)), lang, indent=4)
+        out += _wrap(label("Check", lang), plain(cause.check.get(lang)), lang, indent=8)
+        out += _wrap(label("Fix", lang), plain(cause.fix.get(lang)), lang, indent=8)
+        where = applies_to(cause, apis, len(code.views))
+        if where:
+            out += _wrap(label("Applies to", lang), where, lang, indent=8)
+        out += _wrap(label("Sources", lang), _sources(cause.sources, lang), lang, indent=8)
+    settings = getattr(code, "settings", ())
+    if settings:
+        out.append("  " + style(label("Settings", lang), "bold", color=color) + ":")
+        for setting in settings:
+            out += _wrap("- " + setting_head(setting, lang), plain(setting.about.get(lang)), lang, indent=4)
+    notes = getattr(code, "frameworks", ())
+    if notes:
+        out.append("  " + style(label("What frameworks do", lang), "bold", color=color) + ":")
+        for note in notes:
+            out += _wrap("- " + note.framework, plain(note.does.get(lang)), lang, indent=4)
+    return out
 
 
 def table(codes: Iterable[StatusCode], lang: str, api: str | None = None) -> str:

@@ -103,20 +103,26 @@ def iter_segments(stream: BinaryIO, read_size: int = READ_SIZE) -> Iterator[tupl
     ``read1`` when the stream has it, so a pipe is scanned as data arrives.
     """
     read = getattr(stream, "read1", None) or stream.read
-    buf = bytearray()
+    parts: list[bytes | memoryview] = []  # the unfinished last line, as read
+    size = 0
     while True:
         chunk = read(read_size)
         if not chunk:
             break
-        buf += chunk
-        cut = buf.rfind(b"\n") + 1
+        cut = chunk.rfind(b"\n") + 1
         if cut:
-            yield "lines", bytes(buf[:cut])
-            del buf[:cut]
-        elif len(buf) >= LONG_LINE:
-            buf = yield from _long_line(buf, read, read_size)
-    if buf:
-        yield "lines", bytes(buf)
+            head = memoryview(chunk)[:cut] if cut < len(chunk) else chunk
+            yield "lines", b"".join([*parts, head]) if parts or cut < len(chunk) else chunk
+            parts = [chunk[cut:]] if cut < len(chunk) else []
+            size = len(chunk) - cut
+        else:
+            parts.append(chunk)
+            size += len(chunk)
+            if size >= LONG_LINE:
+                rest = yield from _long_line(bytearray(b"".join(parts)), read, read_size)
+                parts, size = ([bytes(rest)] if rest else []), len(rest)
+    if parts:
+        yield "lines", b"".join(parts)
 
 
 def _char_start(buf: bytearray | bytes, i: int) -> int:

@@ -10,8 +10,8 @@ identical whichever runs.
 Why Hyperscan (``hyperscan`` on PyPI, wheels for Linux x86_64 and aarch64):
 measured by ``bench/bench_scan.py --engines``, a multi-literal/regex scan of
 a 4 MiB block costs well under a millisecond whatever the words in it, and
-the Python callback runs once per candidate line only (the scan stops at the
-first match and resumes at the next line). RE2 (``google-re2``) matches one
+the Python callback runs once per match, and a scan that finds many stops and
+resumes at the next line. RE2 (``google-re2``) matches one
 regular expression at a time and has no such stop-and-resume interface
 through its Python binding, so it cannot beat GNU grep's DFA on a whole block.
 """
@@ -67,14 +67,19 @@ class HyperscanPrefilter:
         self._db.compile(expressions=list(patterns), ids=list(range(len(patterns))), elements=len(patterns),
                          flags=[0] * len(patterns))
 
+    #: Matches collected per scan call; past that the scan stops and resumes at the next line,
+    #: so a block of lines full of matches costs one callback per line, not per match.
+    BATCH = 1024
+
     def starts(self, data: bytes, end: int) -> list[int]:
         out: list[int] = []
         found: list[int] = []
+        batch = self.BATCH
         terminated = self._hs.ScanTerminated
 
         def on_match(_id: int, _from: int, to: int, _flags: int, _ctx: object) -> bool:
             found.append(to)
-            return True  # stop: the rest of this line needs no more look
+            return len(found) >= batch
 
         view = memoryview(data)
         find, rfind = data.find, data.rfind
@@ -83,17 +88,22 @@ class HyperscanPrefilter:
             while pos < end:
                 found.clear()
                 try:
-                    self._db.scan(view[pos:end], match_event_handler=on_match)  # type: ignore[type-var]
+                    self._db.scan(view[pos:end] if pos else view[:end], match_event_handler=on_match)  # type: ignore[type-var]
                 except terminated:
                     pass
                 if not found:
                     break
-                p = pos + found[0] - 1  # last byte of the match
-                out.append(rfind(b"\n", 0, p) + 1)
-                nl = find(b"\n", p, end)
-                if nl < 0:
+                line_end = -1
+                for to in found:
+                    p = pos + to - 1  # last byte of the match
+                    if p < line_end:
+                        continue
+                    out.append(rfind(b"\n", 0, p) + 1)
+                    nl = find(b"\n", p, end)
+                    line_end = end if nl < 0 else nl
+                if len(found) < batch or line_end >= end:
                     break
-                pos = nl + 1
+                pos = line_end + 1
         finally:
             view.release()
         return out

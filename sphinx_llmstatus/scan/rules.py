@@ -65,7 +65,7 @@ _QUALIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}\Z")
 #: Other layers' numbers reported (under their family) after a status keyword:
 #: HIXL/ADXL statuses, ACL runtime codes and HCCL error numbers
 #: (:data:`sphinx_llmstatus.registry.layout.NEIGHBOUR_FAMILIES`, ``errNo[0x0000000005000007]``).
-_OTHER_NUMBERS = r"10390[0-5]|[25]03900|[125]07[0-9]{3}|0[xX]0{0,15}50[0-3][0-9A-Fa-f]{4}"
+_OTHER_NUMBERS = r"10390[0-5]|203900|503900|107[0-9]{3}|207[0-9]{3}|507[0-9]{3}|0[xX]0{0,15}50[0-3][0-9A-Fa-f]{4}"
 #: Characters looked at before a token (keyword, field name, qualifiers).
 LOOKBEHIND = 128
 _LAYOUT_LAST = LLM_CODE_BASE | ~LLM_CODE_MASK & 0xFFFFFFFF
@@ -108,23 +108,22 @@ class Matcher:
         #: Values that are tokens only after a keyword (they also mean other things).
         self.shared_values = {c.value: c for c in registry if c.value > 0 and not c.is_llm_layout}
         heads = sorted({n[:4] for n in names})
-        alt = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
         lo, hi = str(LLM_CODE_BASE), str(_LAYOUT_LAST)
         dec_prefix = _common_prefix(lo, hi) if len(lo) == len(hi) else ""
         layout_dec = re.escape(dec_prefix) + rf"\d{{{len(lo) - len(dec_prefix)}}}" if dec_prefix else r"(?!)"
         layout_hex = f"{LLM_CODE_BASE >> 16:x}[bB][0-9A-Fa-f]{{3}}"
         hex_values = sorted(f"{v:08x}" for v in self.shared_values if v >= 0x10000000)
-        shared_hex = "|".join(f"{h}|{h.upper()}" for h in hex_values) or "(?!)"
-        shared_dec = "|".join(sorted((str(v) for v in self.shared_values), key=len, reverse=True)) or "(?!)"
         after = r"(?![A-Za-z0-9_])(?![-./#%@+][A-Za-z0-9])"
-        # One pass over the line; the keyword is part of a shared number's
-        # match, so a line full of bare ``ffffffff`` costs nothing in Python.
-        self._re = re.compile(
-            rf"(?<![A-Za-z0-9_])(?P<name>{alt})(?![A-Za-z0-9_])"
-            rf"|(?<![A-Za-z0-9_])(?<![A-Za-z0-9][-./#%@+])(?:(?P<lh>(?:0[xX])?{layout_hex})|(?P<ld>{layout_dec})){after}"
-            rf"|(?i:{_KEYWORD})(?:(?P<sv>(?:0[xX])?(?-i:{shared_hex})|{shared_dec})"
-            rf"|(?P<ov>{_OTHER_NUMBERS})){after}"
-        )
+        # One expression per literal start: Python's re then skips to each
+        # occurrence of the literal in C, so a line without one costs almost
+        # nothing whatever its length; boundaries and keywords are checked
+        # on the (few) matches, in bounded windows.
+        scans = [(re.escape(h) + r"[A-Za-z0-9_]{0,60}(?![A-Za-z0-9_])", "name") for h in heads]
+        scans += [(layout_hex + after, "lh"), (layout_dec + after, "ld")]
+        scans += [(form + after, "sv") for h in hex_values for form in (h, h.upper())]
+        scans += [(re.escape(str(v)) + after, "sv") for v in sorted(self.shared_values)]
+        scans += [(p + after, "ov") for p in _OTHER_NUMBERS.split("|")]
+        self._scans = [(re.compile(p), kind) for p, kind in scans]
         self.literals = self._literals(heads, dec_prefix, hex_values)
         self.prefilter = (
             tuple(re.escape(n).encode() for n in sorted(names))
@@ -165,70 +164,92 @@ class Matcher:
         few dozen after it.
         """
         hi = len(line) if hi is None else hi
+        stop = min(len(line), hi + 96)
         out: list[Token] = []
         names, by_value, shared = self.names, self.registry.by_value, self.shared_values
-        last_end = -1
-        for m in self._re.finditer(line, lo, min(len(line), hi + 96)):
-            kind = m.lastgroup
-            code: StatusCode | None
-            if kind == "name":
+        keyword_ok: dict[str, bool] = {}  # per window text: dense lines repeat them
+        for rx, kind in self._scans:
+            for m in rx.finditer(line, lo, stop):
                 s = m.start()
                 if s >= hi:
                     break
-                code = names[m.group("name")]
-                start, end, python_form = s, m.end(), False
-                qs = _qualifier_start(line, s)
-                if qs < s:
-                    python_form = "LLMStatusCode" in line[qs:s]
-                    start = qs
-                    if python_form:  # a repr: <LLMStatusCode.X: 1343270921> is one token
-                        lt = line.rfind("<", max(0, qs - 8), qs)
-                        tail = _REPR_TAIL.match(line, end) if lt >= 0 and not line[lt + 1:qs].strip() else None
-                        if tail is not None:
-                            start, end = lt, tail.end()
-                value = code.value
-                tok_kind = "name"
-            elif kind == "ov":
-                s = m.start("ov")
-                if s >= hi:
-                    break
-                text = m.group("ov")
-                value = int(text, 16) if text[:2] in ("0x", "0X") else int(text)
-                if value in shared or neighbour_family(value) is None:
+                end = m.end()
+                code: StatusCode | None
+                python_form = False
+                if kind == "name":
+                    code = names.get(m.group())
+                    if code is None or (s > 0 and _WORD_CHAR(line[s - 1])):
+                        continue
+                    start = qs = _qualifier_start(line, s)
+                    if qs < s:
+                        python_form = "LLMStatusCode" in line[qs:s]
+                        if python_form:  # a repr: <LLMStatusCode.X: 1343270921> is one token
+                            lt = line.rfind("<", max(0, qs - 8), qs)
+                            tail = _REPR_TAIL.match(line, end) if lt >= 0 and not line[lt + 1:qs].strip() else None
+                            if tail is not None:
+                                start, end = lt, tail.end()
+                    value = code.value
+                    tok_kind = "name"
+                elif kind in ("lh", "ld"):
+                    start = s - 2 if kind == "lh" and line[s - 2:s] in ("0x", "0X") else s
+                    if _in_word(line, start):
+                        continue
+                    value = int(m.group(), 16) if kind == "lh" else int(m.group())
+                    if (value & LLM_CODE_MASK) != LLM_CODE_BASE or value > 0xFFFFFFFF or _is_field_value(line, start):
+                        continue
+                    code = by_value(value)
+                    tok_kind = "layout"
+                else:
+                    text = m.group()
+                    start = s - 2 if line[s - 2:s] in ("0x", "0X") and text[:2] not in ("0x", "0X") else s
+                    # The verdict depends on these characters only (the look-behind reads one more).
+                    window = line[max(0, start - 29):start]
+                    ok = keyword_ok.get(window)
+                    if ok is None:
+                        ok = keyword_ok[window] = _KEYWORD_END.search(line, max(0, start - 28), start) is not None
+                    if not ok:
+                        continue
+                    if kind == "sv":
+                        hexed = start < s or len(text) == 8
+                        value = int(text, 16) if hexed else int(text)
+                        code = shared.get(value)
+                        if code is None:
+                            continue
+                        tok_kind = "shared"
+                    else:
+                        value = int(text, 16) if text[:2] in ("0x", "0X") else int(text)
+                        if value in shared or neighbour_family(value) is None:
+                            continue
+                        code, tok_kind = None, "other"
+                if code is not None and code.is_success and not include_success:
                     continue
-                code, start, end, python_form, tok_kind = None, s, m.end(), False, "other"
-            elif kind == "sv":
-                s = m.start("sv")
-                if s >= hi:
-                    break
-                text = m.group("sv")
-                hexed = text[:2] in ("0x", "0X")
-                digits = text[2:] if hexed else text
-                # The shared hex forms have 8 digits; the decimal ones never do.
-                value = int(digits, 16) if hexed or len(digits) == 8 else int(digits)
-                code = shared.get(value)
-                if code is None:
+                if _is_comparison_operand(line, start, end):
                     continue
-                start, end, python_form, tok_kind = s, m.end(), False, "shared"
-            else:
-                s = m.start()
-                if s >= hi:
-                    break
-                text = m.group()
-                value = int(text, 16) if kind == "lh" else int(text)
-                if (value & LLM_CODE_MASK) != LLM_CODE_BASE or value > 0xFFFFFFFF or _is_field_value(line, s):
-                    continue
-                code = by_value(value)
-                start, end, python_form, tok_kind = s, m.end(), False, "layout"
-            if start < last_end:  # the number inside a repr
-                continue
-            if code is not None and code.is_success and not include_success:
-                continue
-            if _is_comparison_operand(line, start, end):
-                continue
-            out.append(Token(start, end, tok_kind, value, code, python_form))
-            last_end = end
+                out.append(Token(start, end, tok_kind, value, code, python_form))
+        if len(out) > 1:
+            out.sort(key=lambda t: (t.start, -t.end))
+            kept: list[Token] = []
+            last_end = -1
+            for t in out:
+                if t.start >= last_end:  # the number inside a repr is part of it
+                    kept.append(t)
+                    last_end = t.end
+            out = kept
         return out
+
+
+def _in_word(line: str, s: int) -> bool:
+    """True when ``line[s]`` continues a word, a path, a URL or a dotted/dashed id."""
+    if s == 0:
+        return False
+    c = line[s - 1]
+    if _WORD_CHAR(c):
+        return True
+    return c in "-./#%@+" and s >= 2 and line[s - 2].isascii() and line[s - 2].isalnum()
+
+
+def _WORD_CHAR(c: str) -> bool:  # noqa: N802 (a predicate used like a character class)
+    return c.isascii() and (c.isalnum() or c == "_")
 
 
 def _qualifier_start(line: str, s: int) -> int:

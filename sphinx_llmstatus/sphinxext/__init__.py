@@ -8,28 +8,30 @@ command or the IPython magic.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from sphinx.application import Sphinx
+from sphinx.config import Config
+from sphinx.util.typing import ExtensionMetadata
 
 from .. import __version__
 from . import config
-from .domain import LLMDomain, fallback_reference
-from .entry import setup_entry
+from .domain import LLMDomain, fallback_reference, outdated_mentions, warn_unresolved
+from .entry import StatusDirective
 from .labels import CATALOG, LOCALE_DIR
-from .printing import NameLinkTargets
-from .resolver import CheckApiLinks, LocalStatusReferences
-from .role import setup_role
+from .printing import NameLinkTargets, NameLinkTargetsLatex, TableColumns
+from .resolver import CheckApiLinks, LocalStatusReferences, remember_builder
+from .role import StatusRole
+from .searchfix import setup_searchfix
 from .state import validate_registry
-from .table import setup_table
+from .table import StatusTableDirective
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 #: Bump when the stored environment data changes shape (or the packaged registry changes meaning).
-ENV_VERSION = 2
+ENV_VERSION = 3
 
 
-def _add_static_path(app: Sphinx, config: Any) -> None:
+def _add_static_path(app: Sphinx, config: Config) -> None:
     # On config-inited, before Sphinx compares the config with the saved one:
     # appended later, every incremental build would see a changed
     # html_static_path. Non-HTML builders never copy it, so it is harmless there.
@@ -43,21 +45,31 @@ def _add_css(app: Sphinx) -> None:
         app.add_css_file("llmstatus.css")
 
 
-def setup(app: Sphinx) -> dict[str, Any]:
+def setup(app: Sphinx) -> ExtensionMetadata:
     config.register(app)
-    setup_entry(app)
-    setup_table(app)
-    setup_role(app)
     app.add_domain(LLMDomain)
+    app.add_directive_to_domain("llm", "status", StatusDirective)
+    app.add_directive_to_domain("llm", "table", StatusTableDirective)
+    app.add_role_to_domain("llm", "status", StatusRole())
+    # Global aliases, so authors need not set a default domain.
+    app.add_directive("llm-status", StatusDirective)
+    app.add_directive("llm-status-table", StatusTableDirective)
+    app.add_role("llm-status", StatusRole())
     app.add_post_transform(LocalStatusReferences)
     app.add_post_transform(NameLinkTargets)
+    app.add_post_transform(NameLinkTargetsLatex)
+    app.add_post_transform(TableColumns)
     app.add_post_transform(CheckApiLinks)
     app.add_message_catalog(CATALOG, str(LOCALE_DIR))
+    setup_searchfix(app)  # Chinese search on Sphinx 9.0 (sphinx-doc/sphinx#14229)
     app.connect("config-inited", _add_static_path)
     app.connect("builder-inited", _add_css)
+    app.connect("builder-inited", remember_builder)
     app.connect("builder-inited", validate_registry)
+    app.connect("env-get-updated", outdated_mentions)
     # After intersphinx (priority 500): the vendor page is the last resort.
     app.connect("missing-reference", fallback_reference, priority=900)
+    app.connect("warn-missing-reference", warn_unresolved)
     return {
         "version": __version__,
         "env_version": ENV_VERSION,

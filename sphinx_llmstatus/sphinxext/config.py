@@ -1,12 +1,20 @@
-"""``llmstatus_*`` configuration values: declared with types, checked on ``config-inited``.
+"""``llmstatus_*`` configuration values: each declared once, validated on ``config-inited``.
 
-A value of the wrong type or shape logs a ``llmstatus.config`` warning and
-falls back to the default, so a typo in ``conf.py`` never breaks a build.
+Every value is one :class:`Option` (name, default, types, check, help). A
+value of the wrong type or shape logs one ``llmstatus.config`` warning and
+falls back to the default, so a typo (or a hostile URL) in ``conf.py`` never
+breaks a build or reaches the output. The rest of the extension reads the
+values through :func:`settings` only.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import re
+import string
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from weakref import WeakKeyDictionary
 
 from sphinx.application import Sphinx
 from sphinx.config import Config
@@ -14,77 +22,184 @@ from sphinx.config import Config
 from ..render.lang import normalise_lang  # the one language resolver of every face
 from .diagnostics import Subtype, warn
 
-#: name -> (default, rebuild, types, check(value) -> error message or None)
-CONFIG_VALUES: dict[str, tuple[Any, Literal['env'], tuple[type, ...]]] = {
-    # None: follow the project's ``language`` (zh* -> Chinese, else English).
-    "llmstatus_language": (None, "env", (str, type(None))),
-    # Extra registry TOML files (same schema) that add codes or override fields.
-    "llmstatus_registry_files": ([], "env", (list, tuple)),
-    # For codes the project documents nowhere: "vendor" (the vendor page of the
-    # code), a URL template with {name}/{value}/{hex}, or "" to disable.
-    "llmstatus_fallback_url": ("vendor", "env", (str,)),
-    # API name (e.g. "link_clusters") -> URL or Sphinx cross-reference target
-    # ("py:meth:llm_datadist.LLMDataDist.link_clusters").
-    "llmstatus_api_links": ({}, "env", (dict,)),
-}
+# -- URLs ---------------------------------------------------------------------------------
+
+_UNSAFE_CHAR = re.compile(r"[\x00-\x20\x7f-\x9f\"'<>\\`]")
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
+#: ``domain:role:target``, ``role:target`` or a bare ``:ref:`` label (see content.api_target).
+_XREF_FORM = re.compile(r"^(?:[a-z0-9]+:)?[a-z0-9]+:[^:\s]\S*$|^[\w.\-]+$")
+#: The schemes a browser runs or embeds instead of following: never a link target.
+_ACTIVE_SCHEMES = ("javascript", "vbscript", "data", "file")
 
 
+def is_url(target: str) -> bool:
+    """True when an ``llmstatus_api_links`` value is meant as a URL (not a Sphinx target)."""
+    return "://" in target or target.startswith(("/", "#", "./", "../"))
 
-def _problem(name: str, value: Any) -> str | None:
-    if name == "llmstatus_language" and value is not None and normalise_lang(value) is None:
-        return f"must be en or zh (or a locale of them such as zh_CN) or None, not {value!r}"
-    if name == "llmstatus_registry_files" and not all(isinstance(v, str) for v in value):
-        return "must be a list of file paths (strings)"
-    if name == "llmstatus_api_links" and not all(
-        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
-    ):
-        return "must map API names to URL or target strings"
-    if name == "llmstatus_fallback_url" and value not in ("", "vendor"):
-        return _template_problem(value)
+
+def url_problem(url: str) -> str | None:
+    """Why ``url`` is no safe link target (an http(s) or relative URL), or None."""
+    if _UNSAFE_CHAR.search(url):
+        return "contains spaces, control or quoting characters"
+    scheme = _SCHEME.match(url)
+    if scheme and scheme.group(1).lower() not in ("http", "https"):
+        return f"uses the {scheme.group(1).lower()}: scheme; only http(s) and relative URLs are allowed"
+    if scheme and not url.partition("://")[2].strip("/"):
+        return "has no host"
+    if url.startswith("//"):
+        return "is protocol-relative; write https://"
     return None
 
 
-def _template_problem(template: str) -> str | None:
-    """Why ``template`` cannot be filled in with a code's ``name``, ``value`` and ``hex``, or None."""
-    import string
+def _api_target_problem(target: Any) -> str | None:
+    if not isinstance(target, str):
+        return "must map API names to URL or target strings"
+    if is_url(target):
+        problem = url_problem(target)
+        return f"maps to {target!r}, which {problem}" if problem else None
+    scheme = _SCHEME.match(target)
+    if scheme and scheme.group(1).lower() in _ACTIVE_SCHEMES or not _XREF_FORM.match(target):
+        return (f"maps to {target!r}, which is neither an http(s) or relative URL nor a "
+                "Sphinx target such as py:meth:pkg.Class.method")
+    return None
 
+
+# -- checks of each value --------------------------------------------------------------------
+
+
+def _check_language(value: str | None) -> str | None:
+    if value is not None and normalise_lang(value) is None:
+        return f"must be en or zh (or a locale of them such as zh_CN) or None, not {value!r}"
+    return None
+
+
+def _check_registry_files(value: list[str] | tuple[str, ...]) -> str | None:
+    return None if all(isinstance(v, str) for v in value) else "must be a list of file paths (strings)"
+
+
+def _check_api_links(value: dict[Any, Any]) -> str | None:
+    for key, target in value.items():
+        if not isinstance(key, str):
+            return "must map API names to URL or target strings"
+        problem = _api_target_problem(target)
+        if problem:
+            return problem if problem.startswith("must") else f"{key!r} {problem}"
+    return None
+
+
+#: Codes filled into a template when it is checked: success, the LLM layout, -1 and the largest value.
+_SAMPLES = (("LLM_SUCCESS", 0, "0x00000000"), ("LLM_LINK_FAILED", 1343270921, "0x5010B009"),
+            ("LLM_FAILED", -1, ""), ("ACL_ERROR_X", 0xFFFFFFFF, "0xFFFFFFFF"))
+
+
+def fill_template(template: str, name: str, value: int, hex_form: str) -> str:
+    """``template`` with ``{name}``, ``{value}`` and ``{hex}`` filled in; ValueError if it cannot be."""
     try:
         fields = [f for _, f, _, _ in string.Formatter().parse(template) if f is not None]
-        template.format(name="LLM_LINK_FAILED", value=1343270921, hex="0x5010B009")
-    except (ValueError, KeyError, IndexError, AttributeError, TypeError) as exc:
-        return f"is not a usable URL template ({type(exc).__name__}: {exc}); use {{name}}, {{value}} or {{hex}}"
-    odd = [f for f in fields if f not in ("name", "value", "hex")]
-    if odd:
-        return f"may only use {{name}}, {{value}} and {{hex}}, not {{{odd[0]}}}"
+        odd = [f for f in fields if f not in ("name", "value", "hex")]
+        if odd:
+            raise ValueError(f"may only use {{name}}, {{value}} and {{hex}}, not {{{odd[0]}}}")
+        return template.format(name=name, value=value, hex=hex_form)
+    except ValueError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - format specs can raise anything (OverflowError for {value:c})
+        raise ValueError(f"{type(exc).__name__}: {exc}") from None
+
+
+def _check_fallback_url(value: str) -> str | None:
+    if value in ("", "vendor"):
+        return None
+    try:
+        filled = [fill_template(value, *sample) for sample in _SAMPLES]
+    except ValueError as exc:
+        reason = str(exc)
+        if reason.startswith("may only"):
+            return reason
+        return f"is not a usable URL template ({reason}); use {{name}}, {{value}} or {{hex}}"
+    for url in filled:
+        problem = url_problem(url)
+        if problem:
+            return f"gives {url!r}, which {problem}"
     return None
+
+
+@dataclass(frozen=True)
+class Option:
+    """One ``llmstatus_*`` config value: declared, typed, checked and documented in one place."""
+
+    name: str
+    default: Any
+    types: tuple[type, ...]
+    check: Callable[[Any], str | None]
+    help: str
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option("llmstatus_language", None, (str, type(None)), _check_language,
+           "Language of registry text (en or zh); None follows the project's language."),
+    Option("llmstatus_registry_files", [], (list, tuple), _check_registry_files,
+           "Extra registry TOML files (relative to conf.py) that add codes or override fields."),
+    Option("llmstatus_fallback_url", "vendor", (str,), _check_fallback_url,
+           'Link for codes the project documents nowhere: "vendor" (the vendor page), an http(s) '
+           'URL template with {name}, {value} and {hex}, or "" to warn instead.'),
+    Option("llmstatus_api_links", {}, (dict,), _check_api_links,
+           "API name -> http(s)/relative URL or Sphinx target (py:meth:pkg.Class.method, ref:label)."),
+)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The validated ``llmstatus_*`` values of one build, read through :func:`settings`."""
+
+    language: str | None
+    registry_files: tuple[str, ...]
+    fallback_url: str
+    api_links: dict[str, str]
+    project_lang: str
+
+    @property
+    def registry_lang(self) -> str:
+        """The language of registry text: ``llmstatus_language``, else the project's."""
+        return self.language or self.project_lang
+
+
+_SETTINGS: WeakKeyDictionary[Config, Settings] = WeakKeyDictionary()
+
+
+def settings(config: Config) -> Settings:
+    """The extension's view of ``config`` (validated once, then cached per config object)."""
+    found = _SETTINGS.get(config)
+    if found is None:
+        found = _SETTINGS[config] = Settings(
+            language=config.llmstatus_language,
+            registry_files=tuple(config.llmstatus_registry_files),
+            fallback_url=config.llmstatus_fallback_url,
+            api_links=dict(config.llmstatus_api_links),
+            project_lang="zh" if normalise_lang(config.language or "en") == "zh" else "en",
+        )
+    return found
 
 
 def register(app: Sphinx) -> None:
-    for name, (default, rebuild, types) in CONFIG_VALUES.items():
-        app.add_config_value(name, default, rebuild, types=types)
+    for option in OPTIONS:
+        app.add_config_value(option.name, option.default, "env", types=option.types,
+                             description=option.help)
     app.connect("config-inited", validate, priority=400)
 
 
 def validate(app: Sphinx, config: Config) -> None:
-    """Replace every invalid ``llmstatus_*`` value by its default, with a warning."""
-    for name, (default, _rebuild, types) in CONFIG_VALUES.items():
-        value = config[name]
-        reason = None if isinstance(value, types) else (
-            f"must be of type {' or '.join(t.__name__ for t in types)}, not {type(value).__name__}"
-        )
-        reason = reason or _problem(name, value)
+    """Replace every invalid ``llmstatus_*`` value by its default, with one warning each."""
+    for option in OPTIONS:
+        value = config[option.name]
+        if not isinstance(value, option.types):
+            names = " or ".join(t.__name__ for t in option.types)
+            reason: str | None = f"must be of type {names}, not {type(value).__name__}"
+        else:
+            reason = option.check(value)
         if reason:
-            warn(f"config value {name!r} {reason}; using the default {default!r}", Subtype.config)
-            config[name] = default
+            warn(f"config value {option.name!r} {reason}; using the default {option.default!r}",
+                 Subtype.config)
+            config[option.name] = option.default
     if config.llmstatus_language:
         config.llmstatus_language = normalise_lang(config.llmstatus_language)
-
-
-def project_lang(config: Config) -> str:
-    """The registry language Sphinx's ``language`` maps to: ``zh`` for ``zh*``, else ``en``."""
-    return "zh" if (config.language or "en").lower().startswith("zh") else "en"
-
-
-def registry_lang(config: Config) -> str:
-    """The registry language of the project: ``llmstatus_language``, else from ``language``."""
-    return config.llmstatus_language or project_lang(config)
+    _SETTINGS.pop(config, None)

@@ -8,13 +8,14 @@ without extra visitors; HTML styling hangs on ``llmstatus-*`` classes.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from docutils import nodes
 from sphinx import addnodes
 
 from ..registry.model import Registry, StatusCode
+from .config import is_url, settings
 from .labels import N_, label
 
 if TYPE_CHECKING:
@@ -49,26 +50,27 @@ class Renderer:
 
     def __init__(self, env: BuildEnvironment, registry: Registry, lang: str, project_lang: str):
         self.env, self.registry, self.lang, self.project_lang = env, registry, lang, project_lang
-        self.api_links: dict[str, str] = env.config.llmstatus_api_links
+        self.api_links: dict[str, str] = settings(env.config).api_links
 
     def _(self, message: str) -> str:
         return label(message, self.lang, self.project_lang)
 
     # -- inline ---------------------------------------------------------------
 
-    def code_xref(self, name: str, *, silent: bool = False, text: str | None = None) -> nodes.Node:
-        """A cross-reference to a code's entry, generated from registry text.
+    def code_xref(self, name: str, *, text: str | None = None) -> nodes.Node:
+        """A cross-reference to a code, generated from registry text.
 
-        ``silent``: only to the project's entry, else plain text (a table's name
-        cell). Otherwise it resolves like the role but never warns when
-        nothing links it: the author did not write it.
+        It resolves like the role but does not warn when nothing links it
+        (``refwarn=False``: the author did not write it; ``nitpicky`` still
+        reports it). A link to the table row that holds it is left out (see
+        :mod:`.resolver`).
         """
         lit = nodes.literal(text or name, text or name, classes=["llmstatus-code"])
         ref = addnodes.pending_xref(
             "", lit, refdomain="llm", reftype="status", reftarget=name,
             refexplicit=False, refwarn=False, refdoc=self.env.docname,
         )
-        ref["llmstatus_silent" if silent else "llmstatus_quiet"] = True
+        self.env.get_domain("llm").note_mention(self.env.docname, name)  # type: ignore[attr-defined]
         return ref
 
     def api_name(self, name: str) -> nodes.Node:
@@ -77,7 +79,7 @@ class Renderer:
         target = self.api_links.get(name.split("=")[0].strip())
         if not target:
             return lit
-        if "://" in target or target.startswith(("/", "#")):
+        if is_url(target):
             return nodes.reference("", "", lit, refuri=target, internal=False,
                                    classes=["llmstatus-external"])
         domain, reftype, reftarget = api_target(target)
@@ -111,8 +113,9 @@ class Renderer:
 
     # -- a code's entry ------------------------------------------------------------
 
-    def entry_body(self, code: StatusCode, apis: Sequence[str]) -> list[nodes.Node]:
-        """Meaning, note, per-API table, related codes and sources of one code."""
+    def entry_body(self, code: StatusCode, apis: Sequence[str],
+                   details: Sequence[nodes.Node] = ()) -> list[nodes.Node]:
+        """Meaning, note, per-API table (with sources), ``details`` (see :mod:`.details`), related codes."""
         views = [v for v in code.views if v.api in apis]
         out: list[nodes.Node] = []
         meanings = {v.meaning.get(self.lang) for v in views}
@@ -123,6 +126,7 @@ class Renderer:
             out.append(note)
         if views:
             out.append(self._api_table(code, views))
+        out.extend(details)
         if code.related:
             p = paragraph([nodes.strong("", self._("Related codes")), nodes.Text(": ")],
                           ["llmstatus-related"])
@@ -147,7 +151,9 @@ class Renderer:
         rows.append(row(N_("Remedy"), [self.inline(v.remedy.get(self.lang)) for v in views]))
         rows.append(row(N_("Source"), [self._source_cell(v) for v in views]))
         widths = [16] + [42] * len(views)
-        return build_table(header, rows, widths, classes=["llmstatus-entry-table"])
+        table = build_table(header, rows, widths, classes=["llmstatus-entry-table"])
+        table["llmstatus_columns"] = ["label"] + ["text"] * len(views)  # LaTeX column spec (printing.py)
+        return table
 
     def _source_cell(self, view) -> list[nodes.Node]:
         title = view.source.title.get(self.lang)
@@ -155,53 +161,6 @@ class Renderer:
                               classes=["llmstatus-external"])
         status = self._("vendor page") if view.documented else self._("not on the vendor page")
         return [ref, nodes.Text(f" ({status})")]
-
-    # -- code tables -------------------------------------------------------------------
-
-    def code_table(
-        self, codes: Sequence[StatusCode], columns: Sequence[str], apis: Sequence[str],
-        row_id: Callable[[StatusCode], str],
-    ) -> nodes.table:
-        """A table of ``codes`` with ``columns``; ``row_id(code)`` gives each row's anchor."""
-        header = [self._(COLUMNS[c]) for c in columns]
-        rows, ids = [], []
-        for code in codes:
-            views = [v for v in code.views if v.api in apis]
-            rows.append([self._cell(code, views, col) for col in columns])
-            ids.append(row_id(code))
-        widths = [max(_width(c, codes), len(h) + 2) for c, h in zip(columns, header)]
-        return build_table(header, rows, widths, classes=["llmstatus-table"], row_ids=ids)
-
-    def _cell(self, code: StatusCode, views: Sequence, column: str) -> list[nodes.Node]:
-        both = len(views) > 1
-        if column == "name":
-            return [self.code_xref(code.name, silent=True)]
-        if column in ("python", "cpp"):
-            view = code.view(column)
-            return [nodes.literal(view.name, view.name)] if view else [nodes.Text("—")]
-        if column == "hex":
-            return [nodes.literal(code.hex, code.hex)] if code.hex else [nodes.Text("—")]
-        if column == "decimal":
-            return [nodes.Text(str(code.value))]
-        if column == "recoverable":
-            out: list[nodes.Node] = []
-            for v in views:
-                if out:
-                    out.append(nodes.Text(", "))
-                if both:
-                    out.append(nodes.Text(_API_LABEL[v.api] + ": "))
-                out.append(self.badge(v.recoverable))
-            return out
-        field = column  # meaning / remedy
-        texts = {getattr(v, field).get(self.lang) for v in views}
-        if len(texts) <= 1:
-            return self.inline(texts.pop()) if texts else []
-        # The APIs disagree: one paragraph each, so the two texts read apart.
-        return [
-            paragraph([nodes.strong("", _API_LABEL[v.api]), nodes.Text(": "),
-                       *self.inline(getattr(v, field).get(self.lang))])
-            for v in views
-        ]
 
 
 _XREF_TARGET = re.compile(r"^(?:(?P<domain>[a-z0-9]+):)?(?P<role>[a-z0-9]+):(?P<target>[^:].*)$")
@@ -219,19 +178,6 @@ def api_target(target: str) -> tuple[str, str, str]:
     if not found:
         return "std", "ref", target
     return found["domain"] or "std", found["role"], found["target"]
-
-
-def _width(column: str, codes: Sequence[StatusCode]) -> int:
-    """Column width in characters: what the text builder uses as is, other writers as ratios.
-
-    Name columns fit the longest name (plus the quotes the text writer adds),
-    so ``LLM_CLUSTER_NUM_EXCEED_LIMIT`` is never broken in plain text.
-    """
-    if column in ("name", "python", "cpp"):
-        names = [c.name if column == "name" else (v.name if (v := c.view(column)) else "—")
-                 for c in codes]
-        return max((len(n) for n in names), default=8) + 2
-    return {"hex": 12, "decimal": 12, "recoverable": 16, "meaning": 30, "remedy": 40}[column]
 
 
 def paragraph(children: Sequence[nodes.Node], classes: Sequence[str] = ()) -> nodes.paragraph:

@@ -1,14 +1,25 @@
 """The ``llm`` domain: the ``status`` object type, its targets, inventory and resolution.
 
 Targets come in two kinds: a code's entry (``.. llm-status:: CODE``) and a row
-of a code table. A reference resolves to the entry, else to a table row; if
-the project has neither, ``resolve_xref`` returns None so intersphinx can try,
-and :func:`fallback_reference` (a late ``missing-reference`` handler) links the
-vendor page or warns.
+of a code table. :meth:`LLMDomain.target_of` is the one place that decides
+where a code links (entry, else table row; the first by document name when
+several pages have one); ``resolve_xref``, ``resolve_any_xref`` and the fast
+write-time resolver (:mod:`.resolver`) all ask it. When the project has no
+target, ``resolve_xref`` returns None so intersphinx can try, then
+:func:`fallback_reference` (a late ``missing-reference`` handler) links the
+vendor page; anything still unresolved goes through Sphinx's
+``warn-missing-reference`` (so ``nitpicky`` and ``nitpick_ignore`` apply),
+where :func:`warn_unresolved` words the warning.
+
+Every documenting location is kept, not only the first, so deleting or
+moving one page of two that document a code leaves the other as the target,
+as a fresh build would; pages that mention a code are rewritten when its
+target changes (:func:`outdated_mentions`).
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar
@@ -22,12 +33,11 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util.nodes import make_refnode
 
 from ..registry.lookup import UnknownStatusCode, lookup
-from .config import registry_lang
+from .config import fill_template, settings
 from .diagnostics import Subtype, warn
 from .labels import _ as llm_
+from .lines import exact_location
 from .state import get_registry
-
-ENTRY, ROW = "entry", "row"
 
 #: Attribute of the ``literal`` a role leaves in the doctree: the code name to link.
 REF_ATTR = "llmstatus_ref"
@@ -35,13 +45,12 @@ REF_ATTR = "llmstatus_ref"
 _PLAIN_WORD = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 _HEXLIKE = re.compile(r"^(?:0[xX])?[0-9A-Fa-f]+$")
 
-
-def anchor(name: str) -> str:
-    """HTML id of a code's entry: the code name itself, so ``page.html#LLM_LINK_FAILED`` works."""
-    return name
+#: ``(docname, node id, line)`` of one documenting location.
+Location = tuple[str, str, int]
 
 
 def row_anchor(name: str) -> str:
+    """HTML id of a code's table row (an entry's id is the code name itself)."""
     return f"llm-row-{name}"
 
 
@@ -51,43 +60,47 @@ class LLMDomain(Domain):
     name = "llm"
     label = "LLM DataDist"
     object_types = {"status": ObjType(llm_("status code"), "status")}
-    # Directives and roles are filled in by setup() to keep imports one-way.
-    directives: ClassVar[dict[str, Any]] = {}
-    roles: ClassVar[dict[str, Any]] = {}
-    initial_data: ClassVar[dict[str, dict[str, tuple[str, str, int]]]] = {
-        "entries": {},  # name -> (docname, node id, line)
-        "rows": {},  # name -> (docname, node id, line)
+    dangling_warnings = {"status": "LLM status code %(target)s is not documented in this project"}
+    initial_data: ClassVar[dict[str, dict[str, Any]]] = {
+        "entries": {},  # name -> sorted [(docname, node id, line)]
+        "rows": {},  # name -> sorted [(docname, node id, line)]
+        "mentions": {},  # docname -> {names it links}
+        "targets": {},  # name -> (docname, node id) as of the last build, for outdated_mentions
     }
-    data_version = 1
+    data_version = 2
 
     @property
-    def entries(self) -> dict[str, tuple[str, str, int]]:
-        return self.data.setdefault("entries", {})
+    def entries(self) -> dict[str, list[Location]]:
+        return self.data["entries"]
 
     @property
-    def rows(self) -> dict[str, tuple[str, str, int]]:
-        return self.data.setdefault("rows", {})
+    def rows(self) -> dict[str, list[Location]]:
+        return self.data["rows"]
+
+    @property
+    def mentions(self) -> dict[str, set[str]]:
+        return self.data["mentions"]
 
     # -- recording -------------------------------------------------------------------
 
     def note_entry(self, name: str, node_id: str, location: Element) -> None:
         """Record a code's entry; warn ``llmstatus.duplicate`` if it is documented elsewhere."""
-        docname, line = self.env.docname, location.line or 0
-        new = (docname, node_id, line)
-        old = self.entries.get(name)
-        if old is not None:
-            self._warn_duplicate(name, keep := min(old, new), max(old, new))
-            self.entries[name] = keep
-        else:
-            self.entries[name] = new
+        new = (self.env.docname, node_id, location.line or 0)
+        places = self.entries.setdefault(name, [])
+        if places:
+            kept = min(places[0], new)
+            self._warn_duplicate(name, kept, max(places[0], new))
+        bisect.insort(places, new)
 
     def note_row(self, name: str, node_id: str, line: int) -> None:
-        """Record a table row as a fallback target (first row wins, no warning)."""
-        new = (self.env.docname, node_id, line)
-        old = self.rows.get(name)
-        self.rows[name] = new if old is None else min(old, new)
+        """Record a table row as a fallback target (the first by document wins, no warning)."""
+        bisect.insort(self.rows.setdefault(name, []), (self.env.docname, node_id, line))
 
-    def _warn_duplicate(self, name: str, kept: tuple[str, str, int], other: tuple[str, str, int]) -> None:
+    def note_mention(self, docname: str, name: str) -> None:
+        """Record that ``docname`` links code ``name`` (rewritten when its target changes)."""
+        self.mentions.setdefault(docname, set()).add(name)
+
+    def _warn_duplicate(self, name: str, kept: Location, other: Location) -> None:
         env = self.env
         warn(
             f"LLM status code {name} is documented twice: at {env.doc2path(kept[0])}:{kept[2]} "
@@ -100,41 +113,57 @@ class LLMDomain(Domain):
 
     def clear_doc(self, docname: str) -> None:
         for table in (self.entries, self.rows):
-            for name, (doc, _id, _line) in list(table.items()):
-                if doc == docname:
+            for name, places in list(table.items()):
+                kept = [p for p in places if p[0] != docname]
+                if kept:
+                    table[name] = kept
+                else:
                     del table[name]
+        self.mentions.pop(docname, None)
 
     def merge_domaindata(self, docnames: Iterable[str], otherdata: dict[str, Any]) -> None:
         docs = set(docnames)
-        for name, new in otherdata.get("entries", {}).items():
-            if new[0] not in docs:
-                continue
-            old = self.entries.get(name)
-            if old is not None and old != new:
-                self._warn_duplicate(name, min(old, new), max(old, new))
-                new = min(old, new)
-            self.entries[name] = new
-        for name, new in otherdata.get("rows", {}).items():
-            if new[0] in docs:
-                old = self.rows.get(name)
-                self.rows[name] = new if old is None else min(old, new)
+        for name, places in otherdata["entries"].items():
+            for new in places:
+                if new[0] not in docs:
+                    continue
+                mine = self.entries.setdefault(name, [])
+                if mine:
+                    self._warn_duplicate(name, min(mine[0], new), max(mine[0], new))
+                bisect.insort(mine, new)
+        for name, places in otherdata["rows"].items():
+            for new in places:
+                if new[0] in docs:
+                    bisect.insort(self.rows.setdefault(name, []), new)
+        for docname, names in otherdata["mentions"].items():
+            if docname in docs:
+                self.mentions.setdefault(docname, set()).update(names)
+
+    def outdated_mentions(self) -> list[str]:
+        """Documents that link a code whose target moved since the last build (and remember the new targets)."""
+        mentioned = set().union(*self.mentions.values()) if self.mentions else set()
+        current = {name: self.target_of(name) for name in mentioned}
+        before = self.data["targets"]
+        changed = {name for name, where in current.items() if before.get(name) != where}
+        self.data["targets"] = current
+        return sorted(doc for doc, names in self.mentions.items() if not names.isdisjoint(changed))
 
     # -- inventory and search --------------------------------------------------------
 
     def get_objects(self) -> Iterator[tuple[str, str, str, str, str, int]]:
-        for name, (docname, node_id, _line) in sorted(self.entries.items()):
-            yield name, name, "status", docname, node_id, 1
-        for name, (docname, node_id, _line) in sorted(self.rows.items()):
+        for name, places in sorted(self.entries.items()):
+            yield name, name, "status", places[0][0], places[0][1], 1
+        for name, places in sorted(self.rows.items()):
             if name not in self.entries:
-                yield name, name, "status", docname, node_id, 2
+                yield name, name, "status", places[0][0], places[0][1], 2
 
     def get_full_qualified_name(self, node: Element) -> str | None:
         return node.get("reftarget")
 
     # -- resolution -------------------------------------------------------------------
 
-    def _canonical(self, target: str) -> str | None:
-        """The code name ``target`` means, or None.
+    def canonical(self, target: str) -> str | None:
+        """The code name ``target`` means (any spelling or number form), or None.
 
         MyST asks every domain about every ``[](#anchor)`` of a project, so a
         plain word that is no code name returns at once: a full lookup would
@@ -152,13 +181,16 @@ class LLMDomain(Domain):
             return None
 
     def target_of(self, name: str) -> tuple[str, str] | None:
-        """``(docname, node id)`` of the project's target for code ``name``: its entry, else a table row."""
-        found = self.entries.get(name) or self.rows.get(name)
-        return (found[0], found[1]) if found else None
+        """``(docname, node id)`` where code ``name`` links in this project: its entry, else a table row.
+
+        The one decision of where a code links, for every resolver.
+        """
+        places = self.entries.get(name) or self.rows.get(name)
+        return (places[0][0], places[0][1]) if places else None
 
     def title(self, name: str) -> str:
         """Hover title of a link to ``name``: ``NAME: meaning`` (cached per code and language)."""
-        lang = registry_lang(self.env.config)
+        lang = settings(self.env.config).registry_lang
         titles = self.__dict__.setdefault("_titles", {})
         key = (name, lang)
         title = titles.get(key)
@@ -168,84 +200,79 @@ class LLMDomain(Domain):
             title = titles[key] = f"{name}: {view.meaning.get(lang)}" if view else name
         return title
 
-    def _refnode(self, builder: Builder, fromdocname: str, name: str,
-                 where: tuple[str, str], contnode: Element) -> nodes.reference:
-        return make_refnode(builder, fromdocname, where[0], where[1], contnode, self.title(name))
-
     def resolve_xref(
         self, env: BuildEnvironment, fromdocname: str, builder: Builder, typ: str,
         target: str, node: pending_xref, contnode: Element,
     ) -> nodes.reference | None:
-        name = target if target in self.entries else self._canonical(target)
-        if name is None:
+        name = self.canonical(target)
+        where = self.target_of(name) if name else None
+        if name is None or where is None:
             return None
-        entry = self.entries.get(name)
-        if entry is not None:
-            return self._refnode(builder, fromdocname, name, entry[:2], contnode)
-        if node.get("llmstatus_silent"):
-            return contnode  # type: ignore[return-value]  # a table's own name cell: no entry, so no link
-        row = self.rows.get(name)
-        if row is not None:
-            return self._refnode(builder, fromdocname, name, row[:2], contnode)
-        return None
+        return make_refnode(builder, fromdocname, where[0], where[1], contnode, self.title(name))
 
     def resolve_any_xref(
         self, env: BuildEnvironment, fromdocname: str, builder: Builder, target: str,
         node: pending_xref, contnode: Element,
     ) -> list[tuple[str, nodes.reference]]:
-        name = self._canonical(target)
-        where = self.target_of(name) if name else None
-        if name is None or where is None:
-            return []
-        return [("llm:status", self._refnode(builder, fromdocname, name, where, contnode))]
+        found = self.resolve_xref(env, fromdocname, builder, "status", target, node, contnode)
+        return [("llm:status", found)] if found is not None else []
 
 
-def _in_intersphinx(env: BuildEnvironment, name: str) -> bool:
-    """True when sphinx.ext.intersphinx resolves ``llm:status`` ``name`` from an inventory.
-
-    Every ``missing-reference`` listener runs, even after an earlier one has
-    answered, so the fallback must not link or warn what intersphinx linked.
-    """
-    inventory = getattr(env, "intersphinx_inventory", None)
-    if not inventory:
-        return False
-    disabled = set(getattr(env.config, "intersphinx_disabled_reftypes", ()) or ())
-    if disabled & {"*", "llm:*", "llm:status"}:
-        return False
-    return name in inventory.get("llm:status", {})
+def outdated_mentions(app: Any, env: BuildEnvironment) -> list[str]:
+    """``env-get-updated``: rewrite pages whose code links point elsewhere now."""
+    domain: LLMDomain = env.get_domain("llm")  # type: ignore[assignment]
+    return domain.outdated_mentions()
 
 
 def fallback_reference(app: Any, env: BuildEnvironment, node: pending_xref,
-                       contnode: Element) -> Element | None:
-    """Last resort for ``llm`` references nothing else resolved: the fallback URL, or a warning.
+                       contnode: Element) -> nodes.reference | None:
+    """``missing-reference``, after intersphinx: a link to ``llmstatus_fallback_url``, or None.
 
-    Connected to ``missing-reference`` after intersphinx. Returns None when an
-    intersphinx inventory has the code (intersphinx links it); else a reference
-    to ``llmstatus_fallback_url`` (the code's vendor page by default); else
-    warns ``llmstatus.unresolved`` (not for links the extension generated
-    itself, e.g. related codes) and returns the text unlinked.
+    The default fallback is the code's vendor page; a template is filled in
+    with the code's ``{name}``, ``{value}`` and ``{hex}``. None (no code, or
+    the fallback is off) leaves the reference to Sphinx's missing-reference
+    warning, worded by :func:`warn_unresolved`.
     """
     if node.get("refdomain") != "llm":
         return None
-    target = node["reftarget"]
-    if _in_intersphinx(env, target):
+    template = settings(env.config).fallback_url
+    if not template:
         return None
+    code = get_registry(env).get(node["reftarget"])
+    if code is None:
+        return None
+    if template == "vendor":
+        url = code.views[0].source.url
+    else:
+        try:
+            url = fill_template(template, code.name, code.value, code.hex or "")
+        except ValueError:  # checked on config-inited with sample codes; a registry file's code may differ
+            return None
+    domain: LLMDomain = env.get_domain("llm")  # type: ignore[assignment]
+    ref = nodes.reference("", "", internal=False, refuri=url, reftitle=domain.title(code.name),
+                          classes=["llmstatus-external"])
+    ref += contnode
+    return ref
+
+
+def warn_unresolved(app: Any, domain: Domain | None, node: pending_xref) -> bool | None:
+    """``warn-missing-reference`` for ``llm``: a typed ``llmstatus`` warning at the mention's own line.
+
+    Sphinx calls it only when the reference should warn (``refwarn``, or
+    ``nitpicky`` and not in ``nitpick_ignore``).
+    """
+    if domain is None or domain.name != "llm":
+        return None
+    target = node["reftarget"]
+    env = domain.env
     registry = get_registry(env)
-    code = registry.get(target)
-    template = env.config.llmstatus_fallback_url
-    url = None
-    if code is not None and template:
-        if template == "vendor":
-            url = code.views[0].source.url
-        else:
-            url = template.format(name=code.name, value=code.value, hex=code.hex or "")
-    if url:
-        title = env.get_domain("llm").title(target)  # type: ignore[attr-defined]
-        ref = nodes.reference("", "", internal=False, refuri=url, reftitle=title,
-                              classes=["llmstatus-external"])
-        ref += contnode
-        return ref
-    if not node.get("llmstatus_quiet"):
-        warn(f"LLM status code {target} is not documented in this project and no fallback URL "
-             f"is set", Subtype.unresolved, location=node)
-    return contnode  # handled: plain text, and no second (nitpicky) warning from Sphinx
+    location = exact_location(env, node)
+    if registry.get(target) is None:
+        try:
+            lookup(target, registry)
+        except UnknownStatusCode as exc:
+            warn(exc.reason(), Subtype.unknown_code, location=location)
+            return True
+    warn(f"LLM status code {target} is not documented in this project and no fallback URL "
+         f"is set", Subtype.unresolved, location=location)
+    return True

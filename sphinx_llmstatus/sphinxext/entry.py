@@ -6,7 +6,8 @@ Without an argument the same directive renders a code table (see
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+import re
+from typing import ClassVar
 
 from docutils import nodes
 from sphinx import addnodes
@@ -15,22 +16,28 @@ from sphinx.util.typing import OptionSpec
 
 from ..registry.lookup import UnknownStatusCode, lookup
 from ..registry.model import StatusCode
-from .config import project_lang
+from .config import settings
 from .content import Renderer
+from .details import SECTIONS, details
 from .diagnostics import Subtype, warn
-from .domain import LLMDomain, anchor
-from .labels import _
-from .options import api_option, lang_option, option
+from .domain import LLMDomain
+from .labels import N_, label
+from .options import api_option, lang_option, option, sections_option
 from .state import doc_lang, get_registry, note_registry_dependency
 from .table import TABLE_OPTIONS, render_table
+
+#: Spellings used as element ids as they are (``page.html#LLM_LINK_FAILED``); anything else is never an id.
+_SAFE_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+_API_LABEL = {"python": "Python", "cpp": "C++"}
 
 
 class StatusDirective(ObjectDescription[str]):
     """One code's entry: names per API, value, recoverable, meaning, remedy, related, source.
 
-    Options: ``:api: python|cpp|both``, ``:lang: en|zh``, ``:no-index:``
-    (``:noindex:``), ``:no-index-entry:``, ``:no-contents-entry:``. The body,
-    if any, is parsed as the author's own notes below the generated content.
+    Options: ``:api: python|cpp|both``, ``:lang: en|zh``, ``:sections:`` (which of
+    causes, settings, frameworks, reports to show; default all; ``none``),
+    ``:no-index:`` (``:noindex:``), ``:no-index-entry:``, ``:no-contents-entry:``.
+    The body, if any, is parsed as the author's own notes below the generated content.
     """
 
     required_arguments = 0
@@ -42,6 +49,7 @@ class StatusDirective(ObjectDescription[str]):
         **TABLE_OPTIONS,
         "api": api_option,
         "lang": lang_option,
+        "sections": sections_option,
     }
 
     code: StatusCode | None = None
@@ -50,9 +58,21 @@ class StatusDirective(ObjectDescription[str]):
         note_registry_dependency(self.env)
         if not self.arguments:
             return render_table(self)
+        table_only = [f":{o}:" for o in TABLE_OPTIONS if o in self.options]
+        if table_only:
+            warn(f"{', '.join(table_only)} only apply to a code table (.. llm-status:: without a code); "
+                 f"ignored for {self.arguments[0].strip()}", Subtype.option, location=self.get_location())
         if ":" not in self.name:
             self.name = "llm:status"  # the global alias behaves as the domain directive
         return super().run()
+
+    def get_signatures(self) -> list[str]:
+        """One code per entry: an argument over several lines is a warning, and its first line is used."""
+        lines = [line.strip() for line in self.arguments[0].splitlines() if line.strip()]
+        if len(lines) > 1:
+            warn(f"one code per entry: write one .. llm-status:: for each of {', '.join(lines)}; "
+                 f"showing {lines[0]} only", Subtype.option, location=self.get_location())
+        return lines[:1]
 
     def handle_signature(self, sig: str, signode: addnodes.desc_signature) -> str:
         registry = get_registry(self.env)
@@ -62,6 +82,10 @@ class StatusDirective(ObjectDescription[str]):
             warn(exc.reason(), Subtype.unknown_code, location=self.get_location())
             raise ValueError(sig) from None
         self.code = code = matches[0].code
+        if len(matches) > 1:
+            meanings = " or ".join(m.code.name for m in matches)
+            warn(f"{sig} is ambiguous ({meanings}); documenting {code.name}. Write the name to choose.",
+                 Subtype.ambiguous, location=self.get_location())
         signode += addnodes.desc_name(code.name, code.name)
         value = f"{code.hex} ({code.value})" if code.hex else str(code.value)
         signode += addnodes.desc_annotation(" = " + value, " = " + value)
@@ -70,29 +94,41 @@ class StatusDirective(ObjectDescription[str]):
     def add_target_and_index(self, name: str, sig: str, signode: addnodes.desc_signature) -> None:
         code = self.code
         assert code is not None
-        ids = [anchor(name)] + [anchor(s) for s in code.spellings if s != name]
+        ids = [s for s in code.spellings if _SAFE_ID.match(s)]
         signode["ids"].extend(i for i in ids if i not in self.state.document.ids)
         self.state.document.note_explicit_target(signode)
         domain: LLMDomain = self.env.get_domain("llm")  # type: ignore[assignment]
-        domain.note_entry(name, anchor(name), signode)
+        domain.note_entry(name, name, signode)
         if "no-index-entry" not in self.options:
-            kind = _("LLM DataDist status code")  # in the project's language, as the index is
+            project_lang = settings(self.env.config).project_lang
+            # in the project's language, as the index is
+            kind = label(N_("LLM DataDist status code"), project_lang, project_lang)
             main = f"{name} ({kind})"
             entries = self.indexnode["entries"]
-            entries.append(("single", main, anchor(name), "", None))
+            entries.append(("single", main, name, "main", None))
             # Sphinx's full-text search drops all-digit words and its search page
             # skips all-digit query terms: index entries are how a reader who
             # only has `1343270921` (or 5010b009, or the other API's spelling) finds it.
+            # "main" entries: the search page lists them with the best results, where
+            # other entries come after every page that merely mentions the number.
             for form in (*code.number_forms, *(s for s in code.spellings if s != name)):
-                entries.append(("single", f"{form}; {name}", anchor(name), "", None))
+                entries.append(("single", f"{form}; {name}", name, "main", None))
 
     def transform_content(self, content_node: addnodes.desc_content) -> None:
         if self.code is None:
             return
+        code = self.code
         lang = doc_lang(self.env, option(self, "lang", None))
-        renderer = Renderer(self.env, get_registry(self.env), lang, project_lang(self.env.config))
+        renderer = Renderer(self.env, get_registry(self.env), lang, settings(self.env.config).project_lang)
         apis = option(self, "api", ("python", "cpp"))
-        content_node[0:0] = renderer.entry_body(self.code, apis)
+        if not any(view.api in apis for view in code.views):
+            has = " and ".join(_API_LABEL[v.api] for v in code.views)
+            warn(f":api: {' '.join(apis)}: {code.name} exists only in the {has} API; showing that",
+                 Subtype.option, location=self.get_location())
+            apis = tuple(view.api for view in code.views)
+        views = [v for v in code.views if v.api in apis]
+        extra = details(renderer, code, views, option(self, "sections", SECTIONS))
+        content_node[0:0] = renderer.entry_body(code, apis, extra)
 
     def _toc_entry_name(self, sig_node: addnodes.desc_signature) -> str:
         return sig_node.get("fullname", "") or (self.code.name if self.code else "")
@@ -100,7 +136,3 @@ class StatusDirective(ObjectDescription[str]):
     def _object_hierarchy_parts(self, sig_node: addnodes.desc_signature) -> tuple[str, ...]:
         return (self.code.name,) if self.code else ()
 
-
-def setup_entry(app: Any) -> None:
-    LLMDomain.directives["status"] = StatusDirective
-    app.add_directive("llm-status", StatusDirective, override=True)

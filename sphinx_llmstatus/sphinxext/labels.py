@@ -29,11 +29,16 @@ def label(message: str, lang: str, project_lang: str) -> str:
     """``message`` translated for ``lang`` (``"en"``/``"zh"``).
 
     ``project_lang`` is the registry language the project's ``language`` maps
-    to (see :func:`.config.project_lang`); when they agree, the translator
-    Sphinx set up for ``language`` is used (``add_message_catalog``), else the
-    shipped catalog of ``lang`` directly. Only ``zh`` is shipped; anything
-    else reads English.
+    to (see :class:`.config.Settings`); when they agree, the translator
+    Sphinx set up for ``language`` is used (``add_message_catalog``, so a
+    project's own catalog can reword a label), else the shipped catalog of
+    ``lang`` directly. Sphinx finds no catalog for locales such as
+    ``zh-Hans`` (gettext only strips ``_`` suffixes), so an untranslated
+    label in a Chinese project also comes from the shipped catalog. Only
+    ``zh`` is shipped; anything else reads English.
     """
     if lang == project_lang:
-        return str(_(message))
+        translated = str(_(message))
+        if translated != message or lang == "en":
+            return translated
     return _catalog(lang).gettext(message)

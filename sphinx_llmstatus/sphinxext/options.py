@@ -46,6 +46,21 @@ def recoverable_option(argument: str | None) -> str | BadValue:
     return value if value in ("yes", "no") else _bad(value, ("yes", "no"))
 
 
+#: ``:sections:`` of an entry (see :mod:`.details`); ``none`` leaves them all out.
+SECTION_CHOICES = ("causes", "settings", "frameworks", "reports")
+
+
+def sections_option(argument: str | None) -> tuple[str, ...] | BadValue:
+    """``causes, settings, frameworks, reports`` (any of them, comma or space separated), or ``none``."""
+    words = tuple(w.lower() for w in name_list(argument))
+    if words == ("none",):
+        return ()
+    bad = [w for w in words if w not in SECTION_CHOICES]
+    if bad or not words:
+        return _bad(bad[0] if bad else "", (*SECTION_CHOICES, "none"))
+    return words
+
+
 def name_list(argument: str | None) -> list[str]:
     """Comma- or space-separated words."""
     return [w for w in (argument or "").replace(",", " ").split() if w]

@@ -5,16 +5,24 @@ deep-copies every reference's content and dispatches through the domain for
 each mention; with thousands of mentions per build that is most of the cost
 of a code mention (see ``bench/bench_sphinx_roles.py``). So the role leaves
 only a ``literal`` marked with the code name (:data:`.domain.REF_ATTR`), and
-this post-transform, just before the standard resolver, links it when the
-project has a target (entry, then row): the literal moves into a
-``reference``, the relative URI and hover title are computed once per target
-page and code. Generated ``pending_xref`` nodes (related codes, table name
-cells) get the same fast path.
+this post-transform, just before the standard resolver, links it to
+:meth:`.LLMDomain.target_of` (the same decision ``resolve_xref`` makes): the
+literal moves into a ``reference``; relative URIs and hover titles are
+computed once per target page and code. Generated ``pending_xref`` nodes
+(related codes, table name cells, ``:llm:status:``) take the same path.
 
-Anything it does not link (no local target, a builder that raises
-:class:`~sphinx.errors.NoUri`) becomes (or stays) a ``pending_xref`` for the
-standard resolver, so the order stays: entry, row, intersphinx
-(``missing-reference``), ``llmstatus_fallback_url``, warning.
+Links are always computed from the document being written. Sphinx copies
+some nodes into other documents after they were resolved (``.. todolist::``
+copies todo nodes, already linked for their own page), so each linked
+literal keeps its code name and the document it was linked from
+(:data:`FROM_ATTR`); a literal found in another document is linked again
+from there.
+
+Anything it does not link (no local target, a builder without URIs) becomes
+(or stays) a ``pending_xref`` for the standard resolver: intersphinx
+(``missing-reference``), ``llmstatus_fallback_url``, then Sphinx's
+missing-reference warning. References an ``:external:`` role made are left to
+intersphinx.
 
 It also links ``llmstatus_api_links`` targets written ``ref:label`` so that
 the API name stays code (Sphinx's ``:ref:`` resolver would make it text).
@@ -23,99 +31,141 @@ the API name stays code (Sphinx's ``:ref:`` resolver would make it text).
 from __future__ import annotations
 
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from docutils import nodes
 from sphinx.addnodes import pending_xref
+from sphinx.application import Sphinx
+from sphinx.builders import Builder
 from sphinx.domains.std import StandardDomain
+from sphinx.environment import BuildEnvironment
 from sphinx.errors import NoUri
 from sphinx.transforms.post_transforms import ReferencesResolver, SphinxPostTransform
 
+from .config import is_url, settings
 from .diagnostics import Subtype, warn
 from .domain import REF_ATTR, LLMDomain
+from .lines import exact_location
+
+#: Attribute of a role's literal whose number means several codes: the warning to give.
+AMBIGUOUS_ATTR = "llmstatus_ambiguous"
+#: Attribute of a linked literal: the document its link was computed for.
+FROM_ATTR = "llmstatus_from"
+
+_BUILDERS: WeakKeyDictionary[BuildEnvironment, Builder] = WeakKeyDictionary()
+
+
+def remember_builder(app: Sphinx) -> None:
+    """``builder-inited``: the builder whose relative URIs the fast path uses."""
+    _BUILDERS[app.env] = app.builder
 
 
 class LocalStatusReferences(SphinxPostTransform):
-    """Replace ``llm:status`` pending references that have a local target by references."""
+    """Link code mentions that have a target in this project; leave the rest to Sphinx's resolver."""
 
     default_priority = ReferencesResolver.default_priority - 1
 
     def run(self, **kwargs: Any) -> None:
         domain: LLMDomain = self.env.get_domain("llm")  # type: ignore[assignment]
-        entries, rows = domain.entries, domain.rows
-        # Sphinx 9 deprecates SphinxTransform.app; env._app is what its own resolver uses.
-        app = getattr(self.env, "_app", None) or self.app
-        self._builder = app.builder
-        self._uris: dict[tuple[str, str], str | None] = {}
-        current = self.env.docname
+        self._builder = _BUILDERS[self.env]
+        self._uris: dict[str, str | None] = {}
+        self._current = current = self.env.docname
         # Role mentions: bare literals marked with the code name.
         for literal in list(self.document.findall(nodes.literal)):
             name = literal.get(REF_ATTR)
             if name is None:
                 continue
-            fromdoc = literal.attributes.pop("refdoc", current)
-            del literal[REF_ATTR]
+            linked_from = literal.get(FROM_ATTR)
+            if linked_from is not None:
+                if linked_from != current and isinstance(literal.parent, nodes.reference):
+                    self._relink(literal, literal.parent, domain.target_of(name))  # copied here
+                continue
+            ambiguous = literal.attributes.pop(AMBIGUOUS_ATTR, None)
+            if ambiguous:
+                warn(ambiguous, Subtype.ambiguous, location=exact_location(self.env, literal))
             found = domain.target_of(name)
-            if found is None or not self._link(literal, fromdoc, found[0], found[1],
-                                               domain.title(name), wrap=True):
-                # intersphinx, then the fallback URL: the standard resolver's job
+            if found is None or not self._link(literal, found, domain.title(name), wrap=True):
+                # intersphinx, the fallback URL, the missing-reference warning: the standard resolver's job
+                del literal[REF_ATTR]
                 xref = pending_xref("", refdomain="llm", reftype="status", reftarget=name,
-                                    refexplicit="llmstatus_target" in literal, refwarn=False,
-                                    refdoc=fromdoc)
+                                    refexplicit="llmstatus_target" in literal, refwarn=True,
+                                    refdoc=current)
                 literal.parent.replace(literal, xref)  # not replace_self: keep classes off xref
                 xref += literal
-        # Generated references (related codes, table name cells) and API label links.
-        api_labels = any(not _is_url(t) for t in self.config.llmstatus_api_links.values())
-        if not entries and not rows and not api_labels:
-            return
+        # Generated references (related codes, table name cells, :llm:status:) and API label links.
+        api_labels = any(not is_url(t) for t in settings(self.config).api_links.values())
         for node in list(self.document.findall(pending_xref)):
             refdomain = node.get("refdomain")
             if refdomain == "std" and api_labels:
-                self._api_label(node, current)
-                continue
-            if refdomain != "llm":
-                continue
-            name = node["reftarget"]
-            target = entries.get(name)
-            if target is None:
-                if node.get("llmstatus_silent"):
-                    node.replace_self(node.children)  # a table's own name cell: no link
-                    continue
-                target = rows.get(name)
-                if target is None:
-                    continue
-            self._link(node, node.get("refdoc", current), target[0], target[1], domain.title(name))
+                self._api_label(node)
+            elif refdomain == "llm" and "intersphinx" not in node:
+                name = node["reftarget"]
+                found = domain.target_of(name)
+                if found is not None:
+                    node["refdoc"] = current
+                    self._link(node, found, domain.title(name))
 
-    def _link(self, node: nodes.Element, fromdoc: str, todoc: str, node_id: str, title: str,
-              wrap: bool = False) -> bool:
-        """Replace ``node`` by a reference to ``todoc#node_id``; False if the builder has no URI.
+    def _link(self, node: nodes.Element, target: tuple[str, str], title: str, wrap: bool = False) -> bool:
+        """Replace ``node`` by a reference to ``target`` (docname, id); False if the builder has no URI.
 
-        The reference holds ``node`` itself (``wrap``) or its children: moved, never copied.
+        The reference holds ``node`` itself (``wrap``) or its children: moved,
+        never copied. A link to the table row that holds the node (a table's
+        own name cell) is left out: the node's text stays, unlinked.
         """
+        todoc, node_id = target
         ref = nodes.reference("", "", internal=True)
         if title:
             ref["reftitle"] = title
-        if fromdoc == todoc:
+        if todoc == self._current:
+            if not wrap and _inside(node, node_id):
+                node.replace_self(node.children)
+                return True
             ref["refid"] = node_id
         else:
-            key = (fromdoc, todoc)
-            if key not in self._uris:
-                try:
-                    self._uris[key] = self._builder.get_relative_uri(fromdoc, todoc)
-                except NoUri:
-                    self._uris[key] = None
-            base = self._uris[key]
+            base = self._uri(todoc)
             if base is None:
                 return False  # the standard resolver knows what to do without a URI
             ref["refuri"] = f"{base}#{node_id}"
         if wrap:
             node.parent.replace(node, ref)
             ref += node
+            literal: nodes.Node | None = node
         else:
             ref.extend(node.children)
             node.replace_self(ref)
+            literal = ref[0] if len(ref) else None
+        if isinstance(literal, nodes.literal) and node.get("refdomain") == "llm":
+            literal[REF_ATTR] = node["reftarget"]
+        if isinstance(literal, nodes.literal) and REF_ATTR in literal:
+            literal[FROM_ATTR] = self._current
         return True
 
-    def _api_label(self, node: pending_xref, current: str) -> None:
+    def _uri(self, todoc: str) -> str | None:
+        """Relative URI from the current document to ``todoc`` (once per page), None without URIs."""
+        if todoc not in self._uris:
+            try:
+                self._uris[todoc] = self._builder.get_relative_uri(self._current, todoc)
+            except NoUri:
+                self._uris[todoc] = None
+        return self._uris[todoc]
+
+    def _relink(self, literal: nodes.literal, ref: nodes.Element, target: tuple[str, str] | None) -> None:
+        """Point ``ref``, linked for another document, at ``target`` from the current one."""
+        if target is None:
+            return
+        todoc, node_id = target
+        if todoc == self._current:
+            ref.attributes.pop("refuri", None)
+            ref["refid"] = node_id
+        else:
+            base = self._uri(todoc)
+            if base is None:
+                return
+            ref.attributes.pop("refid", None)
+            ref["refuri"] = f"{base}#{node_id}"
+        literal[FROM_ATTR] = self._current
+
+    def _api_label(self, node: pending_xref) -> None:
         """An ``llmstatus_api_links`` ``ref:label`` target: link, keeping the name as code.
 
         Sphinx's ``:ref:`` resolver replaces the content by plain text; API
@@ -127,11 +177,16 @@ class LocalStatusReferences(SphinxPostTransform):
         std: StandardDomain = self.env.get_domain("std")  # type: ignore[assignment]
         docname, labelid = std.anonlabels.get(node["reftarget"].lower(), ("", ""))
         if docname:
-            self._link(node, node.get("refdoc", current), docname, labelid, "")
+            self._link(node, (docname, labelid), "")
 
 
-def _is_url(target: str) -> bool:
-    return "://" in target or target.startswith(("/", "#"))
+def _inside(node: nodes.Node, node_id: str) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if node_id in parent.get("ids", ()):
+            return True
+        parent = parent.parent
+    return False
 
 
 class CheckApiLinks(SphinxPostTransform):
@@ -144,7 +199,7 @@ class CheckApiLinks(SphinxPostTransform):
     default_priority = ReferencesResolver.default_priority + 1
 
     def is_supported(self) -> bool:
-        return any(not _is_url(t) for t in self.config.llmstatus_api_links.values())
+        return any(not is_url(t) for t in settings(self.config).api_links.values())
 
     def run(self, **kwargs: Any) -> None:
         for literal in self.document.findall(nodes.literal):

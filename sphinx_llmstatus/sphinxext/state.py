@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..registry.loader import RegistryError, default_registry, load_registry
 from ..registry.model import Registry
-from .config import registry_lang
+from .config import settings
 from .diagnostics import Subtype, warn
 
 if TYPE_CHECKING:
@@ -20,7 +20,7 @@ _CACHE: dict[tuple[tuple[str, float], ...], Registry] = {}
 
 def extra_registry_files(env: BuildEnvironment) -> list[str]:
     """Absolute paths of ``llmstatus_registry_files`` (relative ones are relative to conf.py)."""
-    return [os.path.join(env.srcdir, p) for p in env.config.llmstatus_registry_files]
+    return [os.path.join(env.srcdir, p) for p in settings(env.config).registry_files]
 
 
 def get_registry(env: BuildEnvironment) -> Registry:
@@ -29,7 +29,7 @@ def get_registry(env: BuildEnvironment) -> Registry:
     An invalid extra file is reported as a ``llmstatus.registry`` warning that
     names the file, entry and field; the build then uses the packaged registry.
     """
-    if not env.config.llmstatus_registry_files:  # the common case, once per mention: keep it cheap
+    if not settings(env.config).registry_files:  # the common case, once per mention: keep it cheap
         return default_registry()
     files = extra_registry_files(env)
     key = tuple((f, _mtime(f)) for f in files)
@@ -48,7 +48,7 @@ def get_registry(env: BuildEnvironment) -> Registry:
 
 def note_registry_dependency(env: BuildEnvironment) -> None:
     """Rebuild the current document when an extra registry file changes."""
-    if not env.config.llmstatus_registry_files:
+    if not settings(env.config).registry_files:
         return
     for path in extra_registry_files(env):
         env.note_dependency(path)
@@ -56,7 +56,7 @@ def note_registry_dependency(env: BuildEnvironment) -> None:
 
 def doc_lang(env: BuildEnvironment, override: str | None = None) -> str:
     """Registry language for a directive: its ``:lang:``, else the project's."""
-    return override or registry_lang(env.config)
+    return override or settings(env.config).registry_lang
 
 
 def _line_of(exc: RegistryError) -> int:

@@ -139,7 +139,7 @@ def ratios(log: Path, script: Path, rounds: int) -> None:
 
 def engines(log: Path) -> None:
     """The prefilters alone (candidate lines of the whole log, in-process), fastest installed first."""
-    from sphinx_llmstatus.scan.engine import scanner, iter_segments
+    from sphinx_llmstatus.scan.engine import iter_segments, scanner
     from sphinx_llmstatus.scan.prefilter import PythonPrefilter, available
 
     patterns = scanner().matcher.prefilter

@@ -23,8 +23,10 @@ from ..registry.model import Registry
 
 #: Characters at the start of a line searched for the process and module tag.
 HEAD = 256
-#: Characters of a line searched for LLM DataDist context.
+#: Characters of a line searched for LLM DataDist context: its start, and as many
+#: around a shared number (so a long line's tail is searched too).
 CONTEXT_SPAN = 1 << 16
+NEAR = 1024  # characters: within a long-line piece's overlap (4096 bytes) whatever the encoding
 
 #: Words that are LLM DataDist's alone, besides the registry's code names and
 #: API function names: its Python exception and enum, its package/namespace
@@ -98,9 +100,9 @@ class ContextFinder:
         self._re = re.compile(rf"(?<![A-Za-z0-9])(?:{alt})(?![A-Za-z0-9])")
         self._bytes_re = re.compile(rf"(?<![A-Za-z0-9])(?:{alt})(?![A-Za-z0-9])".encode())
 
-    def find(self, line: str) -> str | None:
-        """The first context word of ``line`` (first :data:`CONTEXT_SPAN` chars), or None."""
-        m = self._re.search(line, 0, CONTEXT_SPAN)
+    def find(self, line: str, start: int = 0, end: int = CONTEXT_SPAN) -> str | None:
+        """The first context word of ``line[start:end]`` (bounded by the caller), or None."""
+        m = self._re.search(line, max(0, start), end)
         return m.group() if m else None
 
     def find_bytes(self, data: bytes | bytearray | memoryview, start: int, end: int) -> str | None:

@@ -31,7 +31,7 @@ from typing import BinaryIO
 from ..registry.layout import FAMILY_KEYS, FAMILY_LABELS, SHARED_READINGS, hccl_error, neighbour_family
 from ..registry.model import Registry
 from . import prefilter as _prefilter
-from .context import CONTEXT_SPAN, HEAD, MODULE_FAMILIES, ContextFinder, Prefix, prefix
+from .context import CONTEXT_SPAN, HEAD, MODULE_FAMILIES, NEAR, ContextFinder, Prefix, prefix
 from .hit import MAX_COLUMNS, Hit
 from .rules import Matcher, Token
 
@@ -218,7 +218,8 @@ class _Run:
         if not any(t.kind == "shared" for t in ln.tokens):
             self.queue.extend(self._hits(ln, None))
             return
-        word = self.sc.context.find_bytes(ln.head, 0, len(ln.head))
+        word = self.sc.context.find_bytes(ln.head, 0, len(ln.head)) or next(
+            (t.near for t in ln.tokens if t.near), None)
         if word:
             self.queue.extend(self._hits(ln, ("llm_datadist", f"LLM DataDist context {word!r} on the line")))
             return
@@ -371,6 +372,7 @@ def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool
                     raw = raw[:-1]
                 line = raw.decode("utf-8", "replace")
                 tokens = m.tokens(line, include_success=include_success)
+                _near(sc, line, tokens)
                 found = [(sym, i) for sym in symptoms if (i := line.find(sym.pattern)) >= 0]
                 if not tokens and not found:
                     continue
@@ -395,7 +397,9 @@ def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool
                 run.lines_read([head])
                 long_ln = _Line(run.line_no, head, prefix(head[:HEAD].decode("utf-8", "replace")), None)
                 long_before = before
-            for t in m.tokens(text, lo, hi, include_success):
+            toks = m.tokens(text, lo, hi, include_success)
+            _near(sc, text, toks)
+            for t in toks:
                 long_ln.excerpts[base + t.start] = _long_excerpt(text, base, t.start, t.end)
                 t.start, t.end = base + t.start, base + t.end
                 long_ln.tokens.append(t)
@@ -414,6 +418,13 @@ def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool
                 long_ln = None
                 yield from run.ready()
     yield from run.ready(final=True)
+
+
+def _near(sc: Scanner, text: str, tokens: list[Token]) -> None:
+    """Note the LLM DataDist context word within :data:`NEAR` characters of each shared number."""
+    for t in tokens:
+        if t.kind == "shared":
+            t.near = sc.context.find(text, t.start - NEAR, t.end + NEAR)
 
 
 def _long_excerpt(text: str, base: int, s: int, e: int) -> tuple[str, int, int]:

@@ -81,12 +81,13 @@ def _common_prefix(a: str, b: str) -> str:
 class Token:
     """A candidate on one line: span, kind (``name``/``layout``/``shared``/``other``), value and code."""
 
-    __slots__ = ("start", "end", "kind", "value", "code", "python_form")
+    __slots__ = ("start", "end", "kind", "value", "code", "python_form", "near")
 
     def __init__(self, start: int, end: int, kind: str, value: int | None, code: StatusCode | None,
                  python_form: bool = False) -> None:
         self.start, self.end, self.kind, self.value, self.code = start, end, kind, value, code
         self.python_form = python_form
+        self.near: str | None = None  # LLM DataDist context word near a shared number (engine)
 
 
 class Matcher:
@@ -168,6 +169,7 @@ class Matcher:
         out: list[Token] = []
         names, by_value, shared = self.names, self.registry.by_value, self.shared_values
         keyword_ok: dict[str, bool] = {}  # per window text: dense lines repeat them
+        field_of: dict[str, bool] = {}
         for rx, kind in self._scans:
             for m in rx.finditer(line, lo, stop):
                 s = m.start()
@@ -195,7 +197,13 @@ class Matcher:
                     if _in_word(line, start):
                         continue
                     value = int(m.group(), 16) if kind == "lh" else int(m.group())
-                    if (value & LLM_CODE_MASK) != LLM_CODE_BASE or value > 0xFFFFFFFF or _is_field_value(line, start):
+                    if (value & LLM_CODE_MASK) != LLM_CODE_BASE or value > 0xFFFFFFFF:
+                        continue
+                    window = line[max(0, start - 49):start]
+                    field = field_of.get(window)
+                    if field is None:
+                        field = field_of[window] = _is_field_value(line, start)
+                    if field:
                         continue
                     code = by_value(value)
                     tok_kind = "layout"

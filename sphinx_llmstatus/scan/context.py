@@ -97,15 +97,28 @@ class ContextFinder:
             for view in code.views:
                 words.update(f for f in view.functions if "." not in f and len(f) >= 8)
         alt = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-        self._re = re.compile(rf"(?<![A-Za-z0-9])(?:{alt})(?![A-Za-z0-9])")
-        self._bytes_re = re.compile(rf"(?<![A-Za-z0-9])(?:{alt})(?![A-Za-z0-9])".encode())
+        # Literal-led (the word boundary before is checked on the match): Python's re then
+        # skips to the words' first letters in C.
+        self._re = re.compile(rf"(?:{alt})(?![A-Za-z0-9])")
+        self._bytes_re = re.compile(rf"(?:{alt})(?![A-Za-z0-9])".encode())
 
     def find(self, line: str, start: int = 0, end: int = CONTEXT_SPAN) -> str | None:
         """The first context word of ``line[start:end]`` (bounded by the caller), or None."""
-        m = self._re.search(line, max(0, start), end)
-        return m.group() if m else None
+        for m in self._re.finditer(line, max(0, start), end):
+            s = m.start()
+            if s == 0 or not (line[s - 1].isascii() and line[s - 1].isalnum()):
+                return m.group()
+        return None
+
+    def find_all(self, line: str, start: int, end: int) -> list[tuple[int, str]]:
+        """Every context word of ``line[start:end]`` with its position."""
+        return [(m.start(), m.group()) for m in self._re.finditer(line, max(0, start), end)
+                if m.start() == 0 or not (line[m.start() - 1].isascii() and line[m.start() - 1].isalnum())]
 
     def find_bytes(self, data: bytes | bytearray | memoryview, start: int, end: int) -> str | None:
         """Same on the raw bytes ``data[start:end]`` of a line (bounded to :data:`CONTEXT_SPAN`)."""
-        m = self._bytes_re.search(data, start, min(end, start + CONTEXT_SPAN))
-        return m.group().decode("ascii") if m else None
+        for m in self._bytes_re.finditer(data, start, min(end, start + CONTEXT_SPAN)):
+            s = m.start()
+            if s == 0 or not (data[s - 1] < 128 and chr(data[s - 1]).isalnum()):
+                return m.group().decode("ascii")
+        return None

@@ -422,9 +422,17 @@ def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool
 
 def _near(sc: Scanner, text: str, tokens: list[Token]) -> None:
     """Note the LLM DataDist context word within :data:`NEAR` characters of each shared number."""
+    words: list[tuple[int, str]] = []
+    searched = 0  # text[:searched] has been searched (each character once, plus 64 of overlap)
     for t in tokens:
-        if t.kind == "shared":
-            t.near = sc.context.find(text, t.start - NEAR, t.end + NEAR)
+        if t.kind != "shared":
+            continue
+        lo, hi = max(0, t.start - NEAR), t.end + NEAR
+        if hi > searched:
+            words += [w for w in sc.context.find_all(text, max(lo, searched - 64), hi) if w[0] >= searched - 64
+                      and (not words or w[0] > words[-1][0])]
+            searched = hi
+        t.near = words[-1][1] if words and words[-1][0] >= lo else None  # words are in order, all < hi
 
 
 def _long_excerpt(text: str, base: int, s: int, e: int) -> tuple[str, int, int]:

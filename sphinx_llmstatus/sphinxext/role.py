@@ -39,8 +39,9 @@ class StatusRole(SphinxRole):
             has_title, title, target = split_explicit_title(text)
         else:
             has_title, title, target = False, text, text
-        show_name = not has_title and target.startswith("~")
-        target = target.lstrip("~").strip()
+        show_name = not has_title and target[:1] == "~"
+        if show_name:
+            target = target[1:].strip()
         registry = get_registry(env)
         note_registry_dependency(env)
         # Fast path: a name as written in either API (most mentions). lookup() would
@@ -68,7 +69,7 @@ class StatusRole(SphinxRole):
         literal = nodes.literal(self.rawtext, title, classes=["llmstatus-code"])
         if code is None:
             literal["classes"].append("llmstatus-unknown")
-        if title != name:  # print formats name the code after the shown text (see printing.py)
+        if has_title:  # print formats name the code after a title (see printing.py)
             literal["llmstatus_target"] = name
         if self.name != "llm-status":  # the domain role: a standard cross-reference
             xref = pending_xref(self.rawtext, literal, refdomain="llm", reftype="status",

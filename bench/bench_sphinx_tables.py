@@ -5,8 +5,8 @@ Generates two projects in a temporary directory, PAGES pages each:
 * ``directive``: every page holds ``.. llm-status-table::`` (all codes, the
   default columns: code, hex, decimal, recoverable, meaning);
 * ``list-table``: every page holds the same table as reST ``list-table``
-  (names and hex as literals, recoverable per API as text, meanings with
-  their backticked names as literals), which is what an author would write
+  (names and numbers as literals, recoverable once or per API as text,
+  meanings with their backticked names as literals), which is what an author would write
   without the extension.
 
 Fresh ``sphinx-build -E`` HTML builds alternate; CPU time (user+sys) of each
@@ -40,21 +40,32 @@ def _literal_text(text: str) -> str:
 
 
 def list_table() -> str:
-    """The default code table as an author would write it in reST."""
-    lines = [".. list-table::", "   :header-rows: 1", "", "   * - Code", "     - Hex", "     - Decimal",
+    """The default code table as an author would write it in reST (same cells as the directive's)."""
+    lines = [".. list-table::", "   :header-rows: 1", "", "   * - Code", "     - Number",
              "     - Recoverable", "     - Meaning"]
     for code in default_registry():
         views = code.views
-        both = len(views) > 1
-        recoverable = ", ".join((f"{_API[v.api]}: " if both else "") + _BADGE[v.recoverable] for v in views)
+        name = [f"``{code.name}``"]
+        if any(v.name != code.name for v in views):
+            name += [f"{_API[v.api]}: ``{v.name}``" for v in views]
+        if len(views) == 1:
+            name.append(f"{_API[views[0].api]} only")
+        verdicts = {v.recoverable for v in views}
+        recoverable = ([_BADGE[verdicts.pop()]] if len(verdicts) == 1
+                       else [f"{_API[v.api]} {_BADGE[v.recoverable]}" for v in views])
         meanings = {v.meaning.en for v in views}
         if len(meanings) == 1:
-            meaning = _literal_text(meanings.pop())
+            meaning = [_literal_text(meanings.pop())]
         else:
-            meaning = " ".join(f"**{_API[v.api]}**: {_literal_text(v.meaning.en)}" for v in views)
-        lines += [f"   * - ``{code.name}``", f"     - ``{code.hex}``" if code.hex else "     - —",
-                  f"     - {code.value}", f"     - {recoverable}", f"     - {meaning}"]
+            meaning = [f"**{_API[v.api]}**: {_literal_text(v.meaning.en)}" for v in views]
+        number = f"``{code.hex}`` ``{code.value}``" if code.hex else f"``{code.value}``"
+        lines += [f"   * - {_paragraphs(name)}", f"     - {number}",
+                  f"     - {_paragraphs(recoverable)}", f"     - {_paragraphs(meaning)}"]
     return "\n".join(lines) + "\n"
+
+
+def _paragraphs(texts: list[str]) -> str:
+    return "\n\n       ".join(texts)
 
 
 def write_project(root: Path, pages: int, directive: bool) -> None:

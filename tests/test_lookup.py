@@ -116,3 +116,50 @@ def test_filter_codes():
     not_recoverable = {c.name for c in filter_codes(reg, api="cpp", recoverable="no", documented=True)}
     assert not_recoverable == {"LLM_FAILED", "LLM_TIMEOUT"}
     assert "LLM_TIMEOUT" not in {c.name for c in filter_codes(reg, api="python", recoverable="no")}
+
+
+# -- issue 13: more forms users paste -------------------------------------------------------
+
+def test_every_pybind_constant_resolves_to_its_code():
+    from sphinx_llmstatus.registry.lookup import PYBIND_CONSTANTS
+
+    reg = default_registry()
+    assert len(PYBIND_CONSTANTS) == 28  # BindStatusCodes in hixl src/python/llm_wrapper/llm_wrapper_v2.cc
+    for constant, name in PYBIND_CONSTANTS.items():
+        for form in (constant, constant.lower(), f"llm_datadist_wrapper.{constant}"):
+            (match,) = lookup(form, reg)
+            assert match.code is reg[name] and match.reading == "pybind constant", form
+
+
+@pytest.mark.parametrize("query", ["LLM LINK FAILED", "llm  link\tfailed", "LLM-LINK-FAILED", "Llm Link_Failed"])
+def test_spaces_or_hyphens_for_underscores(query):
+    (match,) = lookup(query)
+    assert match.code.name == "LLM_LINK_FAILED"
+
+
+@pytest.mark.parametrize("query", ["LLM_TIMEOUT LLM_FAILED", "1343270921 LLM", "LLM FAILED FAILED"])
+def test_words_that_are_codes_or_no_name_are_not_joined(query):
+    with pytest.raises(UnknownStatusCode):
+        lookup(query)
+
+
+@pytest.mark.parametrize("query, name", [("0" * 40 + "1343270921", "LLM_LINK_FAILED"),
+                                         ("0x" + "0" * 30 + "5010B009", "LLM_LINK_FAILED"),
+                                         ("-0x1", "LLM_UNKNOWN_ERROR"), ("+0x5010B009", "LLM_LINK_FAILED")])
+def test_leading_zeros_and_signed_hex(query, name):
+    assert lookup(query)[0].code.name == name
+
+
+def test_leading_zeros_do_not_hide_a_number_too_long():
+    with pytest.raises(UnknownStatusCode) as info:
+        lookup("0" * 10 + "9" * 30)
+    assert "does not fit in 32 bits" in info.value.reason()
+
+
+def test_look_alike_letters_are_named_and_chinese_is_not():
+    with pytest.raises(UnknownStatusCode) as info:
+        lookup("LLM_LІNK_FAILED")
+    assert "'І' (U+0406 CYRILLIC CAPITAL LETTER BYELORUSSIAN-UKRAINIAN I), not a Latin letter" in info.value.reason()
+    with pytest.raises(UnknownStatusCode) as info:
+        lookup("建链失败")
+    assert "Latin" not in info.value.reason()

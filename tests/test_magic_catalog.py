@@ -24,7 +24,8 @@ from traitlets.config import Config  # noqa: E402
 LOCALES = Path(__file__).resolve().parent.parent / "sphinx_llmstatus" / "locales"
 SCRIPT = Path(sys.executable).parent / "llmstatus"
 #: The fields every face labels, by their English message.
-FIELDS = ("Code", "Name", "Hex", "Decimal", "Recoverable", "Meaning", "Remedy", "Source", "Related codes")
+FIELDS = ("Code", "Name", "Hex", "Decimal", "Recoverable", "Meaning", "Remedy", "Source", "Related codes",
+          "Causes and checks", "Check", "Fix", "Sources")
 #: The words the faces used to disagree on (issue 13); the catalog chose one of each pair.
 DROPPED = ("处理建议", "状态码")
 LOG = "ret = 1343270921\n"
@@ -62,7 +63,10 @@ def magic_text() -> str:
 
 def sphinx_text(project) -> str:
     page = {"index.rst": "Codes\n=====\n\n.. llm-status:: LLM_LINK_FAILED\n\n.. llm-status-table::\n"
-                         "   :codes: LLM_LINK_FAILED\n   :columns: name, hex, decimal, recoverable, meaning, remedy\n"}
+                         "   :codes: LLM_LINK_FAILED\n   :columns: name, hex, decimal, recoverable, meaning, remedy\n"
+                         # hex and decimal share one "Number" cell; alone, each column keeps its own header
+                         "\n.. llm-status-table::\n   :codes: LLM_LINK_FAILED\n   :columns: name, hex\n"
+                         "\n.. llm-status-table::\n   :codes: LLM_LINK_FAILED\n   :columns: name, decimal\n"}
     app = project(page, confoverrides={"language": "zh_CN"})
     html = (app.outdir / "index.html").read_text(encoding="utf-8")
     return BeautifulSoup(html, "html.parser").get_text("\n")

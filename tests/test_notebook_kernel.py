@@ -134,3 +134,23 @@ def test_tab_completion_through_the_kernel_protocol():
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
+
+
+def test_card_with_spaces_for_underscores_shows_causes_collapsed(cells):
+    data = only(cells[9], "execute_result").data
+    html = data["text/html"]
+    assert_safe_html(html)
+    assert "LLM_LINK_FAILED" in html and "<details" in html and "Causes and checks" in html
+    assert "Causes and checks:" in data["text/plain"] and "**Causes and checks:**" in data["text/markdown"]
+
+
+def test_hint_hook_prints_no_traceback_for_a_status_code_too_long_to_print(cells):
+    error = only(cells[10], "error")
+    assert error.ename == "Huge"
+    text = streams(cells[10])
+    assert "Error in callback" not in text and "Traceback" not in text and "[llmstatus]" not in text
+
+
+def test_an_option_of_the_line_magic_in_the_cell_magic_is_named(cells):
+    text = streams(cells[11], "stderr")  # IPython shows a UsageError as one line on stderr
+    assert text.strip() == "UsageError: unrecognized arguments: --hook on (--hook: an option of the line magic %llmstatus)"

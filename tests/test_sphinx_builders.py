@@ -100,9 +100,12 @@ def check_text(app):
     assert "+---" in text and "|===" in text  # grid tables
     assert '| "LLM_CLUSTER_NUM_EXCEED_LIMIT" |' in text  # a name is never broken across lines
     assert '"LLM_PARAM_INVALID" (https://www.hiascend.com/' in flat
-    assert '"link_clusters"' in text and f"({API_URL})" in text  # in a wrapped table cell
+    note = re.search(r'"link_clusters" \[(\d+)\]', text)  # in a wrapped table cell: numbered,
+    assert note and f"[{note[1]}] {API_URL}" in text  # and the URL whole below the table
     assert '"the busy link" (LLM_LINK_BUSY)' in flat
-    assert "| Python:" in text and "| C++: not" in text  # recoverable per API, labelled
+    assert "| Python" in text and "| C++ not" in text  # recoverable per API, labelled, one line each
+    listed = re.findall(r"^ +\[\d+\] (\S+)$", text, flags=re.M)
+    assert listed and all(url.startswith("https://") for url in listed), listed
 
 
 def check_man(app):

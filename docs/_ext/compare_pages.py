@@ -89,7 +89,7 @@ def differences(registry: Registry) -> str:
                     for c in one_page]), "",
             f"On neither page ({len(no_page)}): the constants exist in the public sources, "
             "but no vendor page describes them; the text on this site is written from their names "
-            "and the headers, and recoverability is `unknown`.", "",
+            "and the headers, and recoverability shows as *not documented*.", "",
             _directive_table(no_page, "name, python, cpp, hex, decimal"), ""]
     return "\n".join(out)
 
@@ -108,19 +108,21 @@ def layout_tables(registry: Registry) -> str:
         rows.append([f"`{name}`", str(width), f"{start + width - 1}–{start}", known])
     out += ["## The fields", "", _table(["Field", "Bits", "Bit positions", "Value in LLM DataDist codes"], rows), ""]
 
-    header = ["Code", "Hex", "Decimal"] + [f"`{n}`" for n, _ in FIELDS]
-    layout_rows = []
-    others = []
+    # Every row has the same five upper fields, so the table shows them once, above it,
+    # and keeps the columns that tell the codes apart (so it fits a page without scrolling).
+    upper = [name for name, _ in FIELDS][:-1]
+    layout_rows, others, fixed = [], [], None
     for code in registry:
         if not code.is_llm_layout:
             others.append(code)
             continue
         f = decode_layout(code.value).as_dict()
-        layout_rows.append([_role(code.name), f"`{code.hex}`", str(code.value)]
-                           + [str(f[n]) for n, _ in FIELDS])
+        fixed = fixed or ", ".join(f"`{n}` = {f[n]}" for n in upper)
+        layout_rows.append([_role(code.name), f"`{code.hex}`", str(code.value), str(f[FIELDS[-1][0]])])
     out += ["## Every code with the layout", "",
-            f"{len(layout_rows)} codes, `0x{LLM_CODE_BASE:08X} + n`; the last column is `n`.", "",
-            _table(header, layout_rows), ""]
+            f"{len(layout_rows)} codes, `0x{LLM_CODE_BASE:08X} + n`. In every row {fixed}; "
+            f"the last column is `{FIELDS[-1][0]}`, the code number `n`.", "",
+            _table(["Code", "Hex", "Decimal", f"`{FIELDS[-1][0]}` (n)"], layout_rows), ""]
 
     other_rows = []
     for code in others:

@@ -76,7 +76,24 @@ def always_rewrite_code_pages(app: Sphinx, env: BuildEnvironment, added, changed
     return sorted(d for d in env.found_docs if d.startswith("codes/") and d not in changed)
 
 
+_TEXT_WITH_UNDERSCORE = re.compile(r">([^<>]*_[^<>]*)<")
+
+
+def names_break_at_underscores(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    """Let the sidebar wrap a long code name after an underscore, never mid-word.
+
+    furo's sidebar breaks words "anywhere" (``LLM_KV_CACHE_NOT_EXIS`` / ``T``);
+    a ``<wbr>`` after each underscore of the link texts gives it better places.
+    Runs after furo's own handler, which computes ``furo_navigation_tree``.
+    """
+    tree = context.get("furo_navigation_tree")
+    if tree:
+        context["furo_navigation_tree"] = _TEXT_WITH_UNDERSCORE.sub(
+            lambda m: ">" + m.group(1).replace("_", "_<wbr>") + "<", tree)
+
+
 def setup(app: Sphinx) -> dict:
+    app.connect("html-page-context", names_break_at_underscores, priority=600)
     app.connect("config-inited", generate)
     app.connect("env-get-outdated", always_rewrite_code_pages)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

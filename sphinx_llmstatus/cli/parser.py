@@ -152,12 +152,12 @@ def build_lookup_parser() -> argparse.ArgumentParser:
 
 def _first_word(argv: list[str]) -> str | None:
     """The first positional argument as argparse reads it, the output options and ``--`` understood."""
-    router = _Parser(add_help=False)
+    router = _Parser(add_help=False, exit_on_error=False)  # errors raised, not printed
     _output_options(router, defaults=True)
     router.add_argument("word", nargs="?")
     try:
         known, _rest = router.parse_known_args(argv)
-    except SystemExit:  # a bad output option: the full parser reports it
+    except argparse.ArgumentError:  # a bad output option: the full parser reports it, once
         return None
     return known.word
 

@@ -15,7 +15,6 @@ from IPython.core.magic import Magics, cell_magic, line_magic, magics_class, no_
 from IPython.core.magic_arguments import argument, magic_arguments
 from traitlets import Bool, CaselessStrEnum, Int, List, TraitError, Unicode, observe
 
-from ..render.labels import N_
 from . import completion
 
 if TYPE_CHECKING:  # imported on first use, which keeps %load_ext cheap
@@ -244,6 +243,7 @@ class LLMStatusMagics(Magics):
             return self._explain_last(lang)
         if args.search:
             from ..registry.lookup import search
+            from ..render.labels import N_
 
             words = " ".join(w.strip(_QUOTES) for w in args.search)
             found = self._filter(search(words, self.registry), args)
@@ -306,6 +306,7 @@ class LLMStatusMagics(Magics):
 
     def _lookup(self, args: Any, lang: str) -> CardResult | ListResult:
         from ..registry.lookup import UnknownStatusCode, lookup
+        from ..render.labels import N_
         from .results import CardResult, ListResult
 
         reg = self.registry

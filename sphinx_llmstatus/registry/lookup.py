@@ -33,12 +33,13 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-_REPR_RE = re.compile(r"^<\s*LLMStatusCode\.([A-Za-z0-9_]+)\s*:\s*(-?\d+)\s*>$")
-_QUALIFIED_RE = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*(?:\.|::))+([A-Za-z][A-Za-z0-9_]*)$")
-_DEC_RE = re.compile(r"^[+-]?\d+$")
-_HEX_RE = re.compile(r"^(?:0[xX])?([0-9A-Fa-f]+)[uU]?$")
-_SIGNED_HEX_RE = re.compile(r"^([+-])0[xX]([0-9A-Fa-f]+)[uU]?$")
-_NAME_WORDS_RE = re.compile(r"^[A-Za-z0-9]+(?:[\s_-]+[A-Za-z0-9]+)+$")
+# Patterns, compiled on first use (re's cache) rather than at import: a query
+# needs one or two of them, and each compile is start-up time of `llmstatus CODE`.
+_REPR_RE = r"^<\s*LLMStatusCode\.([A-Za-z0-9_]+)\s*:\s*(-?\d+)\s*>$"
+_QUALIFIED_RE = r"^(?:[A-Za-z_][A-Za-z0-9_]*(?:\.|::))+([A-Za-z][A-Za-z0-9_]*)$"
+_HEX_RE = r"^(?:0[xX])?([0-9A-Fa-f]+)[uU]?$"
+_SIGNED_HEX_RE = r"^([+-])0[xX]([0-9A-Fa-f]+)[uU]?$"
+_NAME_WORDS_RE = r"^[A-Za-z0-9]+(?:[\s_-]+[A-Za-z0-9]+)+$"
 
 #: The status-code constants of the pybind11 module ``llm_datadist_wrapper``
 #: (``BindStatusCodes`` in hicann/hixl ``src/python/llm_wrapper/llm_wrapper_v2.cc``),
@@ -175,12 +176,12 @@ def lookup(query: str, registry: Registry | None = None) -> tuple[Match, ...]:
     if not text:
         raise UnknownStatusCode(query)
 
-    m = _REPR_RE.match(text)
+    m = re.match(_REPR_RE, text) if text.startswith("<") else None
     if m:
         text = m.group(1)
     else:
-        q = _QUALIFIED_RE.match(text)
-        if q and not _HEX_RE.match(text):
+        q = re.match(_QUALIFIED_RE, text) if ("." in text or ":" in text) else None
+        if q and not re.match(_HEX_RE, text):
             text = q.group(1)
 
     code = reg.get(text)
@@ -205,7 +206,7 @@ def lookup(query: str, registry: Registry | None = None) -> tuple[Match, ...]:
 
 def _spaced_name(text: str, reg: Registry) -> StatusCode | None:
     """The code named by ``LLM LINK FAILED`` (spaces or hyphens for underscores), when no word is a code."""
-    if not _NAME_WORDS_RE.match(text):
+    if not (any(c.isspace() or c == "-" for c in text) and re.match(_NAME_WORDS_RE, text)):
         return None
     words = re.split(r"[\s_-]+", text)
     if any(reg.get(w) is not None or _parse_number(w) is not None for w in words):
@@ -224,23 +225,28 @@ def _name_reading(code: StatusCode, text: str) -> str:
 def _too_long(text: str) -> bool:
     digits = text.lstrip("+-")
     digits = (digits[2:] if digits[:2].lower() == "0x" else digits).lstrip("0")  # leading zeros are free
-    return len(digits) > 20 and (_DEC_RE.match(text) is not None or _HEX_RE.match(text) is not None)
+    return len(digits) > 20 and (_is_decimal(text) or re.match(_HEX_RE, text) is not None)
+
+
+def _is_decimal(text: str) -> bool:
+    """``^[+-]?\\d+$`` without a regular expression."""
+    return (text[1:] if text[:1] in ("+", "-") else text).isdecimal()
 
 
 def _parse_number(text: str) -> int | None:
-    if _DEC_RE.match(text):
+    if _is_decimal(text):
         return int(text, 10)
-    signed = _SIGNED_HEX_RE.match(text)
+    signed = re.match(_SIGNED_HEX_RE, text)
     if signed:
         return int(signed.group(2), 16) * (-1 if signed.group(1) == "-" else 1)
-    m = _HEX_RE.match(text)
+    m = re.match(_HEX_RE, text)
     if m and (text[:2].lower() == "0x" or any(c in "abcdefABCDEF" for c in m.group(1))):
         return int(m.group(1), 16)
     return None
 
 
 def _lookup_number(text: str, number: int, reg: Registry) -> tuple[Match, ...]:
-    is_hex = not _DEC_RE.match(text)
+    is_hex = not _is_decimal(text)
     matches: list[Match] = []
     code = reg.by_value(number)
     if code is not None:

@@ -25,7 +25,7 @@ _BACKTICK_RE = re.compile(r"`([^`]*)`")
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 # Control characters (C0, DEL, C1), line/paragraph separators and the lone
 # surrogates that stand for undecodable bytes of a file name (surrogateescape).
-_UNSAFE_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+_UNSAFE_RE = r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]"  # compiled on first use
 #: Characters of a scanned line shown around a hit.
 LINE_WIDTH = 160
 
@@ -48,7 +48,7 @@ def terminal_safe(text: str) -> str:
     For file names and registry strings written to a terminal or into JSON:
     nothing raw can move the cursor, recolour the terminal or break a line.
     """
-    return _UNSAFE_RE.sub(_escape, text)
+    return text if text.isprintable() else re.sub(_UNSAFE_RE, _escape, text)
 
 
 def style(text: str, *names: str, color: bool = False) -> str:

@@ -21,6 +21,7 @@ from .labels import CATALOG, LOCALE_DIR
 from .printing import NameLinkTargets, NameLinkTargetsLatex
 from .resolver import CheckApiLinks, LocalStatusReferences, remember_builder
 from .role import StatusRole
+from .searchfix import setup_searchfix
 from .state import validate_registry
 from .table import StatusTableDirective
 
@@ -59,6 +60,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_post_transform(NameLinkTargetsLatex)
     app.add_post_transform(CheckApiLinks)
     app.add_message_catalog(CATALOG, str(LOCALE_DIR))
+    setup_searchfix(app)  # Chinese search on Sphinx 9.0 (sphinx-doc/sphinx#14229)
     app.connect("config-inited", _add_static_path)
     app.connect("builder-inited", _add_css)
     app.connect("builder-inited", remember_builder)

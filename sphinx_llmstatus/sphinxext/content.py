@@ -8,7 +8,7 @@ without extra visitors; HTML styling hangs on ``llmstatus-*`` classes.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from docutils import nodes
@@ -160,53 +160,6 @@ class Renderer:
         status = self._("vendor page") if view.documented else self._("not on the vendor page")
         return [ref, nodes.Text(f" ({status})")]
 
-    # -- code tables -------------------------------------------------------------------
-
-    def code_table(
-        self, codes: Sequence[StatusCode], columns: Sequence[str], apis: Sequence[str],
-        row_id: Callable[[StatusCode], str],
-    ) -> nodes.table:
-        """A table of ``codes`` with ``columns``; ``row_id(code)`` gives each row's anchor."""
-        header = [self._(COLUMNS[c]) for c in columns]
-        rows, ids = [], []
-        for code in codes:
-            views = [v for v in code.views if v.api in apis]
-            rows.append([self._cell(code, views, col) for col in columns])
-            ids.append(row_id(code))
-        widths = [max(_width(c, codes), len(h) + 2) for c, h in zip(columns, header)]
-        return build_table(header, rows, widths, classes=["llmstatus-table"], row_ids=ids)
-
-    def _cell(self, code: StatusCode, views: Sequence, column: str) -> list[nodes.Node]:
-        both = len(views) > 1
-        if column == "name":
-            return [self.code_xref(code.name)]
-        if column in ("python", "cpp"):
-            view = code.view(column)
-            return [nodes.literal(view.name, view.name)] if view else [nodes.Text("—")]
-        if column == "hex":
-            return [nodes.literal(code.hex, code.hex)] if code.hex else [nodes.Text("—")]
-        if column == "decimal":
-            return [nodes.Text(str(code.value))]
-        if column == "recoverable":
-            out: list[nodes.Node] = []
-            for v in views:
-                if out:
-                    out.append(nodes.Text(", "))
-                if both:
-                    out.append(nodes.Text(_API_LABEL[v.api] + ": "))
-                out.append(self.badge(v.recoverable))
-            return out
-        field = column  # meaning / remedy
-        texts = {getattr(v, field).get(self.lang) for v in views}
-        if len(texts) <= 1:
-            return self.inline(texts.pop()) if texts else []
-        # The APIs disagree: one paragraph each, so the two texts read apart.
-        return [
-            paragraph([nodes.strong("", _API_LABEL[v.api]), nodes.Text(": "),
-                       *self.inline(getattr(v, field).get(self.lang))])
-            for v in views
-        ]
-
 
 _XREF_TARGET = re.compile(r"^(?:(?P<domain>[a-z0-9]+):)?(?P<role>[a-z0-9]+):(?P<target>[^:].*)$")
 
@@ -223,19 +176,6 @@ def api_target(target: str) -> tuple[str, str, str]:
     if not found:
         return "std", "ref", target
     return found["domain"] or "std", found["role"], found["target"]
-
-
-def _width(column: str, codes: Sequence[StatusCode]) -> int:
-    """Column width in characters: what the text builder uses as is, other writers as ratios.
-
-    Name columns fit the longest name (plus the quotes the text writer adds),
-    so ``LLM_CLUSTER_NUM_EXCEED_LIMIT`` is never broken in plain text.
-    """
-    if column in ("name", "python", "cpp"):
-        names = [c.name if column == "name" else (v.name if (v := c.view(column)) else "—")
-                 for c in codes]
-        return max((len(n) for n in names), default=8) + 2
-    return {"hex": 12, "decimal": 12, "recoverable": 16, "meaning": 30, "remedy": 40}[column]
 
 
 def paragraph(children: Sequence[nodes.Node], classes: Sequence[str] = ()) -> nodes.paragraph:

@@ -105,12 +105,14 @@ class StatusDirective(ObjectDescription[str]):
             kind = label(N_("LLM DataDist status code"), project_lang, project_lang)
             main = f"{name} ({kind})"
             entries = self.indexnode["entries"]
-            entries.append(("single", main, name, "", None))
+            entries.append(("single", main, name, "main", None))
             # Sphinx's full-text search drops all-digit words and its search page
             # skips all-digit query terms: index entries are how a reader who
             # only has `1343270921` (or 5010b009, or the other API's spelling) finds it.
+            # "main" entries: the search page lists them with the best results, where
+            # other entries come after every page that merely mentions the number.
             for form in (*code.number_forms, *(s for s in code.spellings if s != name)):
-                entries.append(("single", f"{form}; {name}", name, "", None))
+                entries.append(("single", f"{form}; {name}", name, "main", None))
 
     def transform_content(self, content_node: addnodes.desc_content) -> None:
         if self.code is None:

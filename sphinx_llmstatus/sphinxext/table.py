@@ -6,6 +6,17 @@ Options: ``:api: python|cpp|both`` (which API's rows and text; default both),
 pages), ``:columns:`` (from :data:`.content.COLUMNS`), ``:lang: en|zh``.
 Each row is a fallback target for roles; the name cell links to the code's
 entry when the project has one.
+
+The table is laid out for its reader, so that every column fits a desktop
+page (about 700 px of text in furo at 1280 px) instead of hiding behind a
+sideways scrollbar. Related columns share one cell:
+
+* ``name``, ``python``, ``cpp``: one *Code* cell, the name once when both
+  APIs spell it alike, each API's spelling on its own line when they differ,
+  and "Python only" / "C++ only" when a code exists in one API;
+* ``hex``, ``decimal``: one *Number* cell, hex above decimal;
+* ``meaning``, ``remedy``: one cell, the remedy as a second paragraph;
+* ``recoverable``: one badge when the APIs agree, one line per API when not.
 """
 
 from __future__ import annotations
@@ -21,9 +32,10 @@ from sphinx.util.typing import OptionSpec
 from ..registry.lookup import UnknownStatusCode, filter_codes, lookup
 from ..registry.model import StatusCode
 from .config import settings
-from .content import COLUMNS, DEFAULT_COLUMNS, Renderer
+from .content import _API_LABEL, COLUMNS, DEFAULT_COLUMNS, Renderer, build_table, paragraph
 from .diagnostics import Subtype, warn
 from .domain import LLMDomain, row_anchor
+from .labels import N_
 from .options import api_option, lang_option, name_list, option, recoverable_option
 from .state import doc_lang, get_registry, note_registry_dependency
 
@@ -57,7 +69,7 @@ def render_table(directive: SphinxDirective) -> list[nodes.Node]:
         domain.note_row(code.name, node_id, directive.lineno)
         return node_id
 
-    table = renderer.code_table(codes, columns, apis, row_id)
+    table = code_table(renderer, codes, columns, apis, row_id)
     for row in table.findall(nodes.row):
         if "" in row["ids"]:
             row["ids"].remove("")
@@ -99,6 +111,110 @@ def _columns(requested: list[str] | None, location) -> list[str]:
         warn(f":columns: unknown column {col!r} (choose from {', '.join(COLUMNS)}){hint}",
              Subtype.option, location=location)
     return out or list(DEFAULT_COLUMNS)
+
+
+#: The cells of a table: each requested column goes into the first group it belongs to.
+_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("name", ("name", "python", "cpp")),
+    ("number", ("hex", "decimal")),
+    ("recoverable", ("recoverable",)),
+    ("text", ("meaning", "remedy")),
+)
+_ONLY = {"python": N_("Python only"), "cpp": N_("C++ only")}
+
+
+def code_table(renderer: Renderer, codes, columns, apis, row_id) -> nodes.table:
+    """A table of ``codes`` (docutils nodes) with ``columns`` grouped as the module docstring says.
+
+    ``apis``: the APIs whose views are shown; ``row_id(code)`` gives each row's
+    anchor ("" for none). Column widths (``colspec``) are characters for the
+    text builder and ratios for the others.
+    """
+    _ = renderer._
+    groups = [(key, [c for c in members if c in columns]) for key, members in _GROUPS]
+    groups = [(key, cols) for key, cols in groups if cols]
+    groups.sort(key=lambda group: min(columns.index(c) for c in group[1]))
+    header = [_(_group_title(key, cols)) for key, cols in groups]
+    rows, ids = [], []
+    for code in codes:
+        views = [v for v in code.views if v.api in apis]
+        rows.append([_group_cell(renderer, code, views, key, cols, apis) for key, cols in groups])
+        ids.append(row_id(code))
+    widths = [max(_group_width(key, cols, codes), len(h) + 2) for (key, cols), h in zip(groups, header)]
+    return build_table(header, rows, widths, classes=["llmstatus-table"], row_ids=ids)
+
+
+def _group_title(key: str, cols: list[str]) -> str:
+    if key == "number" and len(cols) == 2:
+        return N_("Number")
+    if key == "text" and len(cols) == 2:
+        return N_("Meaning and remedy")
+    if key == "name":
+        return COLUMNS["name"] if "name" in cols or len(cols) > 1 else COLUMNS[cols[0]]
+    return COLUMNS[cols[0]]
+
+
+def _group_cell(renderer: Renderer, code: StatusCode, views, key: str, cols: list[str], apis) -> list[nodes.Node]:
+    _ = renderer._
+    if key == "name":
+        out: list[nodes.Node] = [paragraph([renderer.code_xref(code.name)])]
+        shown = [v for v in views if v.api in cols or "name" in cols]
+        if any(v.name != code.name for v in shown):
+            for v in shown:
+                out.append(paragraph([nodes.Text(f"{_API_LABEL[v.api]}: "),
+                                      nodes.literal(v.name, v.name, classes=["llmstatus-name"])],
+                                     ["llmstatus-api-name"]))
+        if len(apis) > 1 and len(views) == 1:
+            only = _(_ONLY[views[0].api])
+            out.append(paragraph([nodes.inline(only, only)], ["llmstatus-only"]))
+        return out
+    if key == "number":
+        parts: list[nodes.Node] = []
+        if "hex" in cols and code.hex:
+            parts.append(nodes.literal(code.hex, code.hex, classes=["llmstatus-hex"]))
+        if "decimal" in cols or not code.hex:
+            if parts:
+                parts.append(nodes.Text(" "))
+            parts.append(nodes.literal(str(code.value), str(code.value), classes=["llmstatus-decimal"]))
+        return [paragraph(parts, ["llmstatus-number"])]
+    if key == "recoverable":
+        verdicts = {v.recoverable for v in views}
+        if len(verdicts) == 1:
+            return [paragraph([renderer.badge(verdicts.pop())])]
+        return [paragraph([nodes.Text(f"{_API_LABEL[v.api]} "), renderer.badge(v.recoverable)],
+                          ["llmstatus-api-verdict"]) for v in views]
+    out = []
+    for field in cols:  # meaning, then remedy
+        texts = {getattr(v, field).get(renderer.lang) for v in views}
+        lead: list[nodes.Node] = []
+        if len(cols) == 2 and field == "remedy":
+            lead = [nodes.strong("", _(COLUMNS["remedy"])), nodes.Text(": ")]
+        if len(texts) == 1:
+            out.append(paragraph(lead + renderer.inline(texts.pop()), [f"llmstatus-{field}"]))
+            continue
+        # The APIs disagree: one paragraph each, so the two texts read apart.
+        for v in views:
+            out.append(paragraph(lead + [nodes.strong("", _API_LABEL[v.api]), nodes.Text(": "),
+                                         *renderer.inline(getattr(v, field).get(renderer.lang))],
+                                 [f"llmstatus-{field}"]))
+    return out
+
+
+def _group_width(key: str, cols: list[str], codes) -> int:
+    """Width in characters: what the text builder uses as is, other writers as ratios.
+
+    The name column fits the longest name (plus the quotes the text writer
+    adds), so ``LLM_CLUSTER_NUM_EXCEED_LIMIT`` is never broken in plain text.
+    """
+    if key == "name":
+        names = [len(c.name) for c in codes]
+        names += [len(v.name) + 8 for c in codes for v in c.views if v.name != c.name]
+        return max(names, default=8) + 2
+    if key == "number":
+        return 12
+    if key == "recoverable":
+        return 22  # "C++ not recoverable" on one line
+    return 60 if len(cols) == 2 else 40
 
 
 class StatusTableDirective(SphinxDirective):

@@ -69,10 +69,9 @@ class StatusRole(SphinxRole):
         literal = nodes.literal(self.rawtext, title, classes=["llmstatus-code"])
         if code is None:
             literal["classes"].append("llmstatus-unknown")
-        if has_title:  # print formats name the code after a title (see printing.py)
-            literal["llmstatus_target"] = name
-        if has_title:  # the author's words read as prose, not code (llmstatus.css)
-            literal["classes"].append("llmstatus-titled")
+        if has_title:
+            literal["llmstatus_target"] = name  # print formats name the code after a title (printing.py)
+            literal["classes"].append("llmstatus-titled")  # the author's words read as prose (llmstatus.css)
         if self.name != "llm-status":  # the domain role: a standard cross-reference
             xref = pending_xref(self.rawtext, literal, refdomain="llm", reftype="status",
                                 reftarget=name, refexplicit=title != name, refwarn=True)

@@ -1,12 +1,13 @@
 # Two entry points that work on a fresh machine with Python 3.11+ and make:
 #   make site   -> .venv, install, build docs/ into docs/_build/html (warnings are errors)
 #   make test   -> .venv, install, run every test
+#   make site-zh, make pdf (latexmk; TeX from .ci/run's apt-get line), make pdf-zh (xelatex)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: site site-zh test test-sphinx8 site-test bench registry lint clean
+.PHONY: site site-zh site-pot pdf pdf-zh test test-sphinx8 site-test bench registry lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +22,20 @@ site: $(STAMP)
 
 site-zh: $(STAMP)
 	$(BIN)/sphinx-build -W --keep-going -b html -D language=zh_CN docs docs/_build/html-zh
+
+# After editing the site's pages or the generator's phrases: refresh docs/locales/*/LC_MESSAGES/*.po.
+site-pot: $(STAMP)
+	$(BIN)/sphinx-build -q -b gettext docs docs/_build/gettext
+	$(BIN)/python docs/_ext/catalogs.py docs/_build/gettext
+
+# The English PDF (latexmk + pdflatex): docs/_build/latex/sphinx-llmstatus.pdf.
+pdf: $(STAMP)
+	$(BIN)/sphinx-build -M latexpdf docs docs/_build -W --keep-going -q
+
+# The Chinese PDF (xelatex + xeCJK, Noto CJK fonts): docs/_build/latex-zh/sphinx-llmstatus.pdf.
+pdf-zh: $(STAMP)
+	$(BIN)/sphinx-build -W --keep-going -b latex -D language=zh_CN docs docs/_build/latex-zh -q
+	$(MAKE) -C docs/_build/latex-zh all-pdf LATEXMKOPTS="-interaction=nonstopmode -halt-on-error"
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

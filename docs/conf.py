@@ -33,5 +33,37 @@ html_css_files = ["site.css"]  # reST/MyST sources side by side in the authoring
 html_theme_options = {"source_repository": "", "navigation_with_keys": True}
 
 language = "en"
-locale_dirs: list[str] = []
+# `make site-zh` builds with -D language=zh_CN: the pages' own text comes from
+# locales/zh_CN/LC_MESSAGES/site.po (one catalog for the site; `make site-pot` refreshes it),
+# the generated pages from generated.po beside it (docs/_ext/site_i18n.py),
+# the extension's labels and the registry's text from the package.
+locale_dirs = ["locales"]
+gettext_compact = "site"
+gettext_uuid = False
+gettext_location = True
 nitpicky = True
+
+# PDF (`make pdf`, `make pdf-zh`): xelatex for both languages, since pages such as the
+# authoring guide show Chinese registry text (`:lang: zh`) in the English edition too.
+# Fonts: DejaVu for Latin text (fonts-dejavu-core), Noto CJK for Chinese (fonts-noto-cjk),
+# xeCJK for Chinese line breaking (texlive-lang-chinese); .ci/run installs them.
+latex_engine = "xelatex"
+latex_use_xindy = False
+latex_documents = [("index", "sphinx-llmstatus.tex", "LLM DataDist status codes", author, "manual")]
+latex_elements = {
+    "fontpkg": r"""
+\setmainfont{DejaVu Serif}[Scale=0.92]
+\setsansfont{DejaVu Sans}[Scale=0.92]
+\setmonofont{DejaVu Sans Mono}[Scale=0.85]
+\usepackage{xeCJK}
+\setCJKmainfont{Noto Serif CJK SC}
+\setCJKsansfont{Noto Sans CJK SC}
+\setCJKmonofont{Noto Sans Mono CJK SC}
+""",
+    # Tables one size smaller: a code table holds names of up to 31 characters next to the meaning.
+    "preamble": r"\apptocmd{\sphinxattablestart}{\small}{}{}\apptocmd{\sphinxatlongtablestart}{\small}{}{}",
+    "papersize": "a4paper",
+    "pointsize": "10pt",
+    # Sphinx's own table style, without zebra rows: badges and long names read better plain.
+    "sphinxsetup": "TableRowColorOdd={gray}{1}, TableRowColorEven={gray}{1}",
+}

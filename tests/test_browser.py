@@ -16,6 +16,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -114,7 +115,9 @@ def open_page(browser):
 
 def _console_error(msg) -> bool:
     # The browser asks every site for /favicon.ico; the site has none, which is no error of a page.
-    return msg.type == "error" and not msg.location.get("url", "").endswith("/favicon.ico")
+    # pydata-sphinx-theme reports an unset theme mode on a first visit, then uses "auto".
+    return (msg.type == "error" and not msg.location.get("url", "").endswith("/favicon.ico")
+            and "Got invalid theme mode" not in msg.text)
 
 
 def screenshot(page, name: str, full_page: bool = False) -> Path:
@@ -346,11 +349,86 @@ def test_search_ranks_other_codes_first_too(sites, open_page):
 
 #: Words that stay Latin on the Chinese site: code and API names, product and tool names.
 LATIN_OK = re.compile(
-    r"LLM_[A-Z_]+|LLMStatusCode|LLMException|LLMDataDist|llm_datadist|LLM DataDist|DataDist|CANN|"
-    r"Python|C\+\+|Sphinx|MyST|IPython|Jupyter|sphinx-llmstatus|%*llmstatus|reStructuredText|"
+    r"LLM_[A-Z_]+|LLMStatusCode|llm-status|LLMException|LLMDataDist|llm_datadist|LLM DataDist|DataDist|CANN|"
+    r"Python|C\+\+|Sphinx|MyST|IPython|Jupyter|(?i:sphinx-llmstatus)|%*llmstatus|reStructuredText|"
     r"uint32|Status|0x[0-9A-Fa-f]+|[0-9A-Fa-f]{8}|GE|HIXL|ADXL|ACL|API|"
     r"[a-z_]+\.[a-z_.]+|[a-z]+_[a-z_]+|[A-Z][a-z]+[A-Z][A-Za-z]+")
 
 
 def _latin_left(text: str) -> list[str]:
     return re.findall(r"[A-Za-z]{3,}", LATIN_OK.sub(" ", text))
+
+
+def test_chinese_index_and_sidebar_are_chinese(sites, open_page):
+    page = open_page(f"{sites('zh')}/index.html")
+    assert page.locator("html").get_attribute("lang") == "zh-CN"
+    article = page.inner_text("article")
+    sidebar = page.inner_text(".sidebar-drawer")
+    screenshot(page, "zh-index")
+    assert len(re.findall(r"[\u4e00-\u9fff]", article)) > 200, article[:200]
+    assert not _latin_left(article), _latin_left(article)
+    assert not _latin_left(sidebar), _latin_left(sidebar)
+
+
+def test_chinese_code_page_is_chinese(sites, open_page):
+    from sphinx_llmstatus.registry import default_registry
+
+    code = default_registry()["LLM_TIMEOUT"]
+    page = open_page(f"{sites('zh')}/codes/LLM_TIMEOUT.html")
+    text = page.inner_text("article")
+    assert code.python.meaning.zh in text and code.cpp.remedy.zh.split("`")[0] in text
+    badges = page.evaluate(BADGES_AND_TABLES)["badges"]
+    assert badges and all(b["visible"] and "recoverable" not in b["text"] for b in badges), badges
+    for english in ("How it looks in logs", "Names:", "Numbers:", "Link to this entry"):
+        assert english not in text, english
+    page.locator("[id='LLM_TIMEOUT']").scroll_into_view_if_needed()
+    screenshot(page, "zh-LLM_TIMEOUT")
+
+
+def test_chinese_search_finds_chinese_words(sites, open_page):
+    # The search runs at all (no "ChineseStemmer is not defined"), and for a Chinese word too.
+    _page, hrefs = search(open_page, sites("zh"), "超时")
+    assert any("codes/LLM_TIMEOUT.html" in h for h in hrefs), hrefs[:10]
+
+
+# -- other themes ----------------------------------------------------------------------------------
+
+THEME_PAGE = """\
+Codes
+=====
+
+.. llm-status-table::
+   :columns: name, python, cpp, hex, decimal, recoverable, meaning
+
+.. llm-status-table::
+   :api: cpp
+   :columns: name, cpp, hex, decimal, recoverable, meaning, remedy
+"""
+
+
+@pytest.fixture(scope="module")
+def theme_site(tmp_path_factory, serve):
+    """``theme_site(theme) -> URL`` of a one-page project with the code tables under ``theme``."""
+    def build(theme: str) -> str:
+        src = tmp_path_factory.mktemp(f"theme-{theme}")
+        (src / "conf.py").write_text(f'extensions = ["sphinx_llmstatus"]\nhtml_theme = "{theme}"\n'
+                                     'project = "themes"\n', encoding="utf-8")
+        (src / "index.rst").write_text(THEME_PAGE, encoding="utf-8")
+        out = src / "_build"
+        result = subprocess.run([sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", str(src), str(out)],
+                                capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
+        return serve(out)
+    return build
+
+
+@pytest.mark.parametrize("theme", ["alabaster", "pydata_sphinx_theme", "furo"])
+def test_code_tables_fit_other_themes(theme_site, open_page, theme):
+    if theme != "alabaster":
+        pytest.importorskip(theme)
+    page = open_page(f"{theme_site(theme)}/index.html")
+    clipped = page.evaluate(CLIPPED_HEADERS.replace("article table", "table.llmstatus-table"))
+    screenshot(page, f"theme-{theme}")
+    assert not clipped, (theme, clipped)
+    for table in page.evaluate(TABLE_SHAPE.replace("article table", "table")):
+        assert not table["wrappedBadges"] and not table["brokenNames"], (theme, table)

@@ -8,6 +8,8 @@ so the examples cannot drift from what the scanner recognises.
 
 from __future__ import annotations
 
+from site_i18n import _
+
 from sphinx_llmstatus.registry.model import StatusCode
 
 FAILED = 0xFFFFFFFF
@@ -39,38 +41,38 @@ def log_examples(code: StatusCode) -> list[tuple[str, str]]:
     if py is not None:
         member = f"LLMStatusCode.{py.name}"
         if not code.is_success:
-            out.append(("Python, `str(exc)` of the `LLMException`",
+            out.append((_("Python, `str(exc)` of the `LLMException`"),
                         f"{_py_prefix(code)} failed, error code is {member}, check the plog for details."))
-        out.append(("Python, `repr()` of the member (also how a list of statuses is logged)",
+        out.append((_("Python, `repr()` of the member (also how a list of statuses is logged)"),
                     f"<{member}: {code.value}>"))
         funcs = set(py.functions)
         if funcs & _LINK_FUNCS or code.is_success:
-            out.append(("Python, the per-cluster list returned by `link_clusters` / `unlink_clusters`",
+            out.append((_("Python, the per-cluster list returned by `link_clusters` / `unlink_clusters`"),
                         f"ret = {member}, cluster_rets = [<LLMStatusCode.LLM_SUCCESS: 0>, <{member}: {code.value}>]"
                         if not code.is_success else
                         "ret = LLMStatusCode.LLM_SUCCESS, cluster_rets = [<LLMStatusCode.LLM_SUCCESS: 0>]"))
     elif code.value >= 0:
-        out.append(("Python: no member for this number, so the exception names `LLM_FAILED`",
+        out.append((_("Python: no member for this number, so the exception names `LLM_FAILED`"),
                     "[pull_blocks] failed, error code is LLMStatusCode.LLM_FAILED, check the plog for details."))
     if code.cpp is not None and not code.is_success:
-        out.append(("C++, the status printed in decimal (as the vendor samples do)",
+        out.append((_("C++, the status printed in decimal (as the vendor samples do)"),
                     f"{_cpp_func(code)} failed, ret = {code.value}"))
-        out.append(("C++, the status printed as bare lower-case hex",
+        out.append((_("C++, the status printed as bare lower-case hex"),
                     f"{_cpp_func(code)} failed, ret = {code.value:x}"))
     if code.value == FAILED:
-        out.append(("GE host log (plog)",
+        out.append((_("GE host log (plog)"),
                     "[ERROR] GE(12345,python):2026-01-01-00:00:00.000.000 [llm_datadist.cc:120] "
                     "ErrorNo: 4294967295(failed) LinkLlmClusters failed."))
     return out
 
 
 def _logs_section(code: StatusCode) -> str:
-    parts = ["## How it looks in logs", ""]
+    parts = ["## " + _("How it looks in logs"), ""]
     for where, line in log_examples(code):
         parts += [f"{where}:", "", "```text", line, "```", ""]
     if code.value in (-1, FAILED):
-        parts += ["A bare `-1` is ambiguous: {llm-status}`LLM_UNKNOWN_ERROR` in Python, "
-                  "{llm-status}`LLM_FAILED` (0xFFFFFFFF) read as a signed 32-bit integer in C++.", ""]
+        parts += [_("A bare `-1` is ambiguous: {llm-status}`LLM_UNKNOWN_ERROR` in Python, "
+                    "{llm-status}`LLM_FAILED` (0xFFFFFFFF) read as a signed 32-bit integer in C++."), ""]
     return "\n".join(parts)
 
 
@@ -83,27 +85,31 @@ def code_page(code: StatusCode) -> str:
         apis.append(f"Python `LLMStatusCode.{code.python.name}`")
     if code.cpp:
         apis.append(f"C++ `llm_datadist::{code.cpp.name}`")
+    labels = {"names": _("Names:"), "numbers": _("Numbers:"), "link": _("Link to this entry:")}
+    more = _("`llmstatus {name}` prints this entry in a terminal ({{doc}}`../cli`); `%llmstatus {name}` "
+             "in a notebook ({{doc}}`../notebook`). {{doc}}`../python-vs-cpp` lists where the two APIs differ.")
     return f"""# {code.name}
 
 ```{{llm-status}} {code.name}
 ```
 
-- **Names:** {names} ({"; ".join(apis)}).
-- **Numbers:** {numbers}.
-- **Link to this entry:** `codes/{code.name}.html#{code.name}`.
+- **{labels["names"]}** {names} ({"; ".join(apis)}).
+- **{labels["numbers"]}** {numbers}.
+- **{labels["link"]}** `codes/{code.name}.html#{code.name}`.
 
 {_logs_section(code)}
-`llmstatus {code.name}` prints this entry in a terminal ({{doc}}`../cli`); `%llmstatus {code.name}`
-in a notebook ({{doc}}`../notebook`). {{doc}}`../python-vs-cpp` lists where the two APIs differ.
+{more.format(name=code.name)}
 """
 
 
 def codes_index(codes: list[StatusCode]) -> str:
     toctree = "\n".join(code.name for code in codes)
-    return f"""# Every status code
+    title = _("Every status code")
+    intro = _("One page per code; the URL is the code name, so `codes/LLM_LINK_FAILED.html#LLM_LINK_FAILED` "
+              "is the entry of {llm-status}`LLM_LINK_FAILED`.")
+    return f"""# {title}
 
-One page per code; the URL is the code name, so
-`codes/LLM_LINK_FAILED.html#LLM_LINK_FAILED` is the entry of {{llm-status}}`LLM_LINK_FAILED`.
+{intro}
 
 ```{{llm-status}}
 :columns: name, python, cpp, hex, decimal, recoverable, meaning

@@ -6,6 +6,8 @@ Each function returns MyST text that a hand-written page pulls in with
 
 from __future__ import annotations
 
+from site_i18n import _
+
 from sphinx_llmstatus.registry.layout import FIELDS, KNOWN, decode_layout, neighbour_family
 from sphinx_llmstatus.registry.model import LLM_CODE_BASE, Registry, StatusCode
 
@@ -19,7 +21,10 @@ def _lit(names: tuple[str, ...] | list[str]) -> str:
 
 
 def _table(header: list[str], rows: list[list[str]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    # PDF: the first column holds code names whole (see sphinxext/printing.py for the code tables).
+    rest = len(header) - 1
+    spec = r"\X{38}{100}" + "".join(rf"\X{{{62 // rest}}}{{100}}" for _ in range(rest))
+    lines = ["```{tabularcolumns} " + spec, "```", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
     return "\n".join(lines)
 
@@ -45,57 +50,61 @@ def differences(registry: Registry) -> str:
     no_page = [c for c in codes if not c.documented_by]
     out: list[str] = []
 
-    out += ["## Names that differ", "",
-            f"{len(renamed)} codes have one number but two spellings. Search and roles accept both.", "",
-            _table(["Code", "Python `LLMStatusCode` member", "C++ constant", "Value"],
+    out += ["## " + _("Names that differ"), "",
+            _("{n} codes have one number but two spellings. Search and roles accept both.").format(n=len(renamed)),
+            "",
+            _table([_("Code"), _("Python `LLMStatusCode` member"), _("C++ constant"), _("Value")],
                    [[_role(c.name), f"`{c.python.name}`", f"`{c.cpp.name}`", f"`{c.hex}`"] for c in renamed]),
             ""]
 
-    out += ["## Recoverable on one page, not on the other", "",
-            f"{len(recov)} codes. Only codes that both pages document are compared: a missing row "
-            "is no disagreement.", "",
+    out += ["## " + _("Recoverable on one page, not on the other"), "",
+            _("{n} codes. Only codes that both pages document are compared: a missing row "
+              "is no disagreement.").format(n=len(recov)), "",
             _directive_table(recov, "name, hex, recoverable, remedy"), ""]
 
-    out += ["## Remedies that really differ", "",
-            f"{len(differ)} codes whose pages give different steps, restrict the code to different "
-            "manager modes, or name a call or option that has no counterpart on the other page.", "",
-            _table(["Code", "Differs in", "Python page modes", "C++ page modes"],
-                   [[_role(c.name), ", ".join(d for d in c.disagreements if d in ("modes", "functions", "remedy")),
+    out += ["## " + _("Remedies that really differ"), "",
+            _("{n} codes whose pages give different steps, restrict the code to different "
+              "manager modes, or name a call or option that has no counterpart on the other page.").format(
+                n=len(differ)), "",
+            _table([_("Code"), _("Differs in"), _("Python page modes"), _("C++ page modes")],
+                   [[_role(c.name), ", ".join(_(d) for d in c.disagreements if d in ("modes", "functions", "remedy")),
                      _lit(c.python.modes), _lit(c.cpp.modes)] for c in differ]),
             "", _directive_table(differ, "name, remedy"), ""]
 
-    out += ["## Remedies that name different functions or options", "",
-            f"{len(remedy)} codes. Take the remedy of the API you call: the names below are what "
-            "each page tells you to call or set (often the same step, spelled for each API).", "",
-            _table(["Code", "Python remedy names", "C++ remedy names"],
+    out += ["## " + _("Remedies that name different functions or options"), "",
+            _("{n} codes. Take the remedy of the API you call: the names below are what "
+              "each page tells you to call or set (often the same step, spelled for each API).").format(
+                n=len(remedy)), "",
+            _table([_("Code"), _("Python remedy names"), _("C++ remedy names")],
                    [[_role(c.name), _lit(c.python.functions + c.python.options),
                      _lit(c.cpp.functions + c.cpp.options)] for c in remedy]),
-            "", "The full remedies, side by side:", "",
+            "", _("The full remedies, side by side:"), "",
             _directive_table(remedy, "name, remedy"), ""]
 
-    out += ["## Codes one API does not have", "",
-            f"Python only ({len(py_only)}): these numbers are not `constexpr Status` constants "
-            "(runtime codes, or a Python literal).", "",
+    out += ["## " + _("Codes one API does not have"), "",
+            _("Python only ({n}): these numbers are not `constexpr Status` constants "
+              "(runtime codes, or a Python literal).").format(n=len(py_only)), "",
             _directive_table(py_only, "name, python, decimal, recoverable, meaning", "python"), "",
-            f"C++ only ({len(cpp_only)}): Python has no member for these numbers and raises "
-            f"{_role('LLM_FAILED')} instead, so a Python user never sees the name.", "",
+            _("C++ only ({n}): Python has no member for these numbers and raises "
+              "{failed} instead, so a Python user never sees the name.").format(
+                n=len(cpp_only), failed=_role("LLM_FAILED")), "",
             _directive_table(cpp_only, "name, cpp, hex, decimal, meaning", "cpp"), ""]
 
-    out += ["## Codes on one vendor page only, or on neither", "",
-            f"On one page only ({len(one_page)}):", "",
-            _table(["Code", "Documented by", "Not documented by"],
+    out += ["## " + _("Codes on one vendor page only, or on neither"), "",
+            _("On one page only ({n}):").format(n=len(one_page)), "",
+            _table([_("Code"), _("Documented by"), _("Not documented by")],
                    [[_role(c.name), _api_list(c.documented_by),
                      _api_list(tuple(v.api for v in c.views if v.api not in c.documented_by))]
                     for c in one_page]), "",
-            f"On neither page ({len(no_page)}): the constants exist in the public sources, "
-            "but no vendor page describes them; the text on this site is written from their names "
-            "and the headers, and recoverability shows as *not documented*.", "",
+            _("On neither page ({n}): the constants exist in the public sources, "
+              "but no vendor page describes them; the text on this site is written from their names "
+              "and the headers, and recoverability shows as *not documented*.").format(n=len(no_page)), "",
             _directive_table(no_page, "name, python, cpp, hex, decimal"), ""]
     return "\n".join(out)
 
 
 def _api_list(apis: tuple[str, ...]) -> str:
-    return ", ".join({"python": "Python page", "cpp": "C++ page"}[a] for a in apis) or "—"
+    return ", ".join({"python": _("Python page"), "cpp": _("C++ page")}[a] for a in apis) or "—"
 
 
 def layout_tables(registry: Registry) -> str:
@@ -104,9 +113,10 @@ def layout_tables(registry: Registry) -> str:
     rows, start = [], 32
     for name, width in FIELDS:
         start -= width
-        known = ", ".join(f"{v} = {label}" for v, label in KNOWN.get(name, {}).items()) or "the code number `n`"
+        known = ", ".join(f"{v} = {_(label)}" for v, label in KNOWN.get(name, {}).items()) or _("the code number `n`")
         rows.append([f"`{name}`", str(width), f"{start + width - 1}–{start}", known])
-    out += ["## The fields", "", _table(["Field", "Bits", "Bit positions", "Value in LLM DataDist codes"], rows), ""]
+    out += ["## " + _("The fields"), "",
+            _table([_("Field"), _("Bits"), _("Bit positions"), _("Value in LLM DataDist codes")], rows), ""]
 
     # Every row has the same five upper fields, so the table shows them once, above it,
     # and keeps the columns that tell the codes apart (so it fits a page without scrolling).
@@ -119,22 +129,23 @@ def layout_tables(registry: Registry) -> str:
         f = decode_layout(code.value).as_dict()
         fixed = fixed or ", ".join(f"`{n}` = {f[n]}" for n in upper)
         layout_rows.append([_role(code.name), f"`{code.hex}`", str(code.value), str(f[FIELDS[-1][0]])])
-    out += ["## Every code with the layout", "",
-            f"{len(layout_rows)} codes, `0x{LLM_CODE_BASE:08X} + n`. In every row {fixed}; "
-            f"the last column is `{FIELDS[-1][0]}`, the code number `n`.", "",
-            _table(["Code", "Hex", "Decimal", f"`{FIELDS[-1][0]}` (n)"], layout_rows), ""]
+    out += ["## " + _("Every code with the layout"), "",
+            _("{n} codes, `{base} + n`. In every row {fixed}; the last column is `{field}`, "
+              "the code number `n`.").format(n=len(layout_rows), base=f"0x{LLM_CODE_BASE:08X}",
+                                             fixed=fixed, field=FIELDS[-1][0]), "",
+            _table([_("Code"), _("Hex"), _("Decimal"), f"`{FIELDS[-1][0]}` (n)"], layout_rows), ""]
 
     other_rows = []
     for code in others:
         if code.value < 0:
-            why = "negative: a Python literal, never a `uint32` status"
+            why = _("negative: a Python literal, never a `uint32` status")
         elif code.value == 0:
-            why = "success: all fields zero"
+            why = _("success: all fields zero")
         elif code.value == 0xFFFFFFFF:
-            why = "all bits set: the generic failure, `-1` as a signed 32-bit integer"
+            why = _("all bits set: the generic failure, `-1` as a signed 32-bit integer")
         else:
-            why = f"{neighbour_family(code.value) or 'other family'}: `{decode_layout(code.value).describe()}`"
+            why = f"{_(neighbour_family(code.value) or 'other family')}: `{decode_layout(code.value).describe()}`"
         other_rows.append([_role(code.name), f"`{code.short_hex or '—'}`", str(code.value), why])
-    out += ["## Codes without the layout", "",
-            _table(["Code", "Hex", "Decimal", "Why"], other_rows), ""]
+    out += ["## " + _("Codes without the layout"), "",
+            _table([_("Code"), _("Hex"), _("Decimal"), _("Why")], other_rows), ""]
     return "\n".join(out)

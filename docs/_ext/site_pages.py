@@ -20,6 +20,7 @@ import re
 from pathlib import Path
 
 import captured
+import site_i18n
 from code_pages import code_page, codes_index
 from compare_pages import differences, layout_tables
 from sphinx.application import Sphinx
@@ -46,6 +47,10 @@ def write_if_changed(path: Path, text: str) -> None:
 
 
 def generate(app: Sphinx, config: Config) -> None:
+    site_i18n.use(config.language)
+    if site_i18n.is_chinese(config.language):
+        # conf.py cannot see ``-D language=``: the title of the Chinese site is set here.
+        config.html_title = "LLM DataDist 状态码"
     registry = default_registry()
     codes = list(registry)
     out = DOCS / "codes"

@@ -18,7 +18,7 @@ from . import config
 from .domain import LLMDomain, fallback_reference, outdated_mentions, warn_unresolved
 from .entry import StatusDirective
 from .labels import CATALOG, LOCALE_DIR
-from .printing import NameLinkTargets, NameLinkTargetsLatex
+from .printing import NameLinkTargets, NameLinkTargetsLatex, TableColumns
 from .resolver import CheckApiLinks, LocalStatusReferences, remember_builder
 from .role import StatusRole
 from .searchfix import setup_searchfix
@@ -58,6 +58,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_post_transform(LocalStatusReferences)
     app.add_post_transform(NameLinkTargets)
     app.add_post_transform(NameLinkTargetsLatex)
+    app.add_post_transform(TableColumns)
     app.add_post_transform(CheckApiLinks)
     app.add_message_catalog(CATALOG, str(LOCALE_DIR))
     setup_searchfix(app)  # Chinese search on Sphinx 9.0 (sphinx-doc/sphinx#14229)

@@ -151,7 +151,9 @@ class Renderer:
         rows.append(row(N_("Remedy"), [self.inline(v.remedy.get(self.lang)) for v in views]))
         rows.append(row(N_("Source"), [self._source_cell(v) for v in views]))
         widths = [16] + [42] * len(views)
-        return build_table(header, rows, widths, classes=["llmstatus-entry-table"])
+        table = build_table(header, rows, widths, classes=["llmstatus-entry-table"])
+        table["llmstatus_columns"] = ["label"] + ["text"] * len(views)  # LaTeX column spec (printing.py)
+        return table
 
     def _source_cell(self, view) -> list[nodes.Node]:
         title = view.source.title.get(self.lang)

@@ -8,6 +8,10 @@ failed <LLM_LINK_FAILED>```) by ``(LLM_LINK_FAILED)``. The man writer of
 docutils and the texinfo writer already print URLs (inline, footnotes); HTML
 has the print stylesheet rule in ``llmstatus.css``.
 
+For LaTeX, every table of ours gets a column spec (``tabularcolumns``, see
+:class:`TableColumns`): code names keep one line in a column wide enough for
+the longest of them, and an entry's label column keeps its words whole.
+
 In the plain-text builder a URL inside a table cell is named by a number
 (``[1]``) and printed whole below the table: the text writer wraps a cell's
 paragraphs twice and would put spaces into a long URL.
@@ -18,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.transforms.post_transforms import ReferencesResolver, SphinxPostTransform
 
 
@@ -72,3 +77,44 @@ def _append_after(node: nodes.Node, new: list[nodes.Node]) -> None:
     parent = node.parent
     index = parent.index(node) + 1
     parent[index:index] = new
+
+
+#: Share of the line width (percent) of each kind of column in LaTeX; "text" columns share the rest.
+#: A name column fits ``LLM_CLUSTER_NUM_EXCEED_LIMIT`` (28 characters of typewriter type)
+#: on one line, so names are never cut; the number column fits ``0x5010B009`` and ``4294967295``.
+LATEX_SHARES = {"name": 38, "number": 13, "recoverable": 17, "label": 17}
+#: Columns whose words must not be hyphenated ("recov-erable" under a badge, "Re-cov-er-able" as a label).
+_WHOLE_WORDS = {"name", "number", "recoverable", "label"}
+
+
+def latex_colspec(kinds: list[str]) -> str:
+    """A ``tabularcolumns`` spec for columns of ``kinds`` (``name``, ``number``, ``recoverable``,
+    ``label``, ``text``): fixed shares from :data:`LATEX_SHARES`, the rest split among ``text``."""
+    fixed = sum(LATEX_SHARES.get(k, 0) for k in kinds)
+    texts = kinds.count("text")
+    rest = max(100 - fixed, 10 * texts)
+    shares = [LATEX_SHARES.get(k) or rest // max(texts, 1) for k in kinds]
+    total = sum(shares)
+    cols = []
+    for kind, share in zip(kinds, shares):
+        keep = r"\hyphenpenalty=10000\exhyphenpenalty=10000" if kind in _WHOLE_WORDS else ""
+        cols.append(rf">{{\raggedright\arraybackslash{keep}}}\X{{{share}}}{{{total}}}")
+    return "".join(cols)
+
+
+class TableColumns(SphinxPostTransform):
+    """LaTeX: put a column spec before each code table and entry table (unless the author set one)."""
+
+    default_priority = 400
+    formats = ("latex",)
+
+    def run(self, **kwargs: Any) -> None:
+        for table in list(self.document.findall(nodes.table)):
+            kinds = table.get("llmstatus_columns")
+            if not kinds:
+                continue
+            parent = table.parent
+            index = parent.index(table)
+            if index and isinstance(parent[index - 1], addnodes.tabular_col_spec):
+                continue
+            parent.insert(index, addnodes.tabular_col_spec(spec=latex_colspec(list(kinds))))

@@ -141,7 +141,9 @@ def code_table(renderer: Renderer, codes, columns, apis, row_id) -> nodes.table:
         rows.append([_group_cell(renderer, code, views, key, cols, apis) for key, cols in groups])
         ids.append(row_id(code))
     widths = [max(_group_width(key, cols, codes), len(h) + 2) for (key, cols), h in zip(groups, header)]
-    return build_table(header, rows, widths, classes=["llmstatus-table"], row_ids=ids)
+    table = build_table(header, rows, widths, classes=["llmstatus-table"], row_ids=ids)
+    table["llmstatus_columns"] = [key for key, _cols in groups]  # LaTeX column spec (printing.py)
+    return table
 
 
 def _group_title(key: str, cols: list[str]) -> str:
@@ -156,12 +158,13 @@ def _group_title(key: str, cols: list[str]) -> str:
 
 def _group_cell(renderer: Renderer, code: StatusCode, views, key: str, cols: list[str], apis) -> list[nodes.Node]:
     _ = renderer._
+    colon = "：" if renderer.lang == "zh" else ": "
     if key == "name":
         out: list[nodes.Node] = [paragraph([renderer.code_xref(code.name)])]
         shown = [v for v in views if v.api in cols or "name" in cols]
         if any(v.name != code.name for v in shown):
             for v in shown:
-                out.append(paragraph([nodes.Text(f"{_API_LABEL[v.api]}: "),
+                out.append(paragraph([nodes.Text(_API_LABEL[v.api] + colon),
                                       nodes.literal(v.name, v.name, classes=["llmstatus-name"])],
                                      ["llmstatus-api-name"]))
         if len(apis) > 1 and len(views) == 1:
@@ -188,13 +191,13 @@ def _group_cell(renderer: Renderer, code: StatusCode, views, key: str, cols: lis
         texts = {getattr(v, field).get(renderer.lang) for v in views}
         lead: list[nodes.Node] = []
         if len(cols) == 2 and field == "remedy":
-            lead = [nodes.strong("", _(COLUMNS["remedy"])), nodes.Text(": ")]
+            lead = [nodes.strong("", _(COLUMNS["remedy"])), nodes.Text(colon)]
         if len(texts) == 1:
             out.append(paragraph(lead + renderer.inline(texts.pop()), [f"llmstatus-{field}"]))
             continue
         # The APIs disagree: one paragraph each, so the two texts read apart.
         for v in views:
-            out.append(paragraph(lead + [nodes.strong("", _API_LABEL[v.api]), nodes.Text(": "),
+            out.append(paragraph(lead + [nodes.strong("", _API_LABEL[v.api]), nodes.Text(colon),
                                          *renderer.inline(getattr(v, field).get(renderer.lang))],
                                  [f"llmstatus-{field}"]))
     return out

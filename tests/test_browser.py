@@ -286,10 +286,13 @@ def _contrast(a: list[float], b: list[float]) -> float:
 
 
 @pytest.mark.parametrize("mode", ["light", "dark", "dark-toggle"])
-@pytest.mark.parametrize("page_name", ["codes/LLM_TIMEOUT.html", "api-cpp.html", "python-vs-cpp.html"])
-def test_badges_and_tables_are_visible(sites, open_page, mode, page_name):
+@pytest.mark.parametrize(("lang", "page_name"), [
+    ("en", "codes/LLM_TIMEOUT.html"), ("en", "api-cpp.html"), ("en", "python-vs-cpp.html"),
+    ("zh", "codes/LLM_TIMEOUT.html"), ("zh", "api-cpp.html"),
+])
+def test_badges_and_tables_are_visible(sites, open_page, mode, lang, page_name):
     # light/dark: the OS preference with furo's default "auto"; dark-toggle: the reader picked dark.
-    base = sites("en")
+    base = sites(lang)
     page = open_page(f"{base}/index.html", color_scheme="dark" if mode == "dark" else "light")
     page.evaluate(f"localStorage.setItem('theme', {json.dumps('dark' if mode == 'dark-toggle' else 'auto')})")
     page.goto(f"{base}/{page_name}", wait_until="load")
@@ -303,7 +306,7 @@ def test_badges_and_tables_are_visible(sites, open_page, mode, page_name):
     for table in state["tables"]:
         assert _contrast(table["color"], state["background"]) >= 4.5, (mode, table)
     page.locator("article .llmstatus-badge").first.scroll_into_view_if_needed()
-    screenshot(page, f"badges-{_slug(page_name)}-{mode}")
+    screenshot(page, f"badges-{lang}-{_slug(page_name)}-{mode}")
 
 
 # -- search --------------------------------------------------------------------------------------

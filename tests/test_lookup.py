@@ -163,3 +163,11 @@ def test_look_alike_letters_are_named_and_chinese_is_not():
     with pytest.raises(UnknownStatusCode) as info:
         lookup("建链失败")
     assert "Latin" not in info.value.reason()
+
+
+def test_default_registry_equals_the_fully_checked_one():
+    """default_registry() skips re-checking the compiled copy's references; load_registry() checks them."""
+    from sphinx_llmstatus.registry.loader import load_registry
+
+    full, fast = load_registry(), default_registry()
+    assert [(c.name, c.views, c.related, c.note) for c in full] == [(c.name, c.views, c.related, c.note) for c in fast]

@@ -16,6 +16,7 @@ a Sphinx bug that drops those entries on incremental builds.
 
 from __future__ import annotations
 
+import logging
 import re
 from pathlib import Path
 
@@ -51,6 +52,9 @@ def generate(app: Sphinx, config: Config) -> None:
     if site_i18n.is_chinese(config.language):
         # conf.py cannot see ``-D language=``: the title of the Chinese site is set here.
         config.html_title = "LLM DataDist 状态码"
+        config.latex_documents = [(doc, tex, "LLM DataDist 状态码", author, theme)
+                                  for doc, tex, _title, author, theme in config.latex_documents]
+        _quiet_jieba()
     registry = default_registry()
     codes = list(registry)
     out = DOCS / "codes"
@@ -68,6 +72,15 @@ def generate(app: Sphinx, config: Config) -> None:
         text = snippet.read_text(encoding="utf-8")
         write_if_changed(target, no_index(text) if "no-index" not in text else text)
     captured.capture_all(config.language or "en")
+
+
+def _quiet_jieba() -> None:
+    """jieba (Chinese words for the search index) logs at DEBUG level to stderr by default."""
+    try:
+        import jieba
+    except ImportError:
+        return
+    jieba.setLogLevel(logging.WARNING)
 
 
 def always_rewrite_code_pages(app: Sphinx, env: BuildEnvironment, added, changed, removed) -> list[str]:

@@ -1,4 +1,6 @@
-"""The ``%llmstatus`` line magic and ``%%llmstatus`` cell magic.
+"""The ``%llmstatus`` line magic and ``%%llmstatus`` cell magic: two methods, each
+with its own ``magic_arguments`` (as line_profiler's ``%lprun``/``%%lprun_all``),
+so each mode's help, errors and completions come from its own parser.
 
 Thin face over :mod:`sphinx_llmstatus.registry` (lookup, search), the shared
 scanner :mod:`sphinx_llmstatus.scan` and the renderers; every answer is a

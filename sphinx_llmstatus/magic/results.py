@@ -220,13 +220,6 @@ class ListResult(Result):
         return f"<ListResult {len(self.codes)} codes>"
 
 
-def hit_api(hit: Any, forced: str | None = None) -> str | None:
-    """Which API's verdict to show for an occurrence (see :func:`sphinx_llmstatus.render.html.hit_api`)."""
-    from ..render.html import hit_api as _hit_api
-
-    return _hit_api(hit, forced)
-
-
 class ScanResult(Result):
     """What ``%%llmstatus`` found in a pasted log.
 

@@ -173,6 +173,11 @@ def checksum(data: bytes) -> str:
 
 def read_packaged() -> dict[str, Any]:
     """The packaged registry document: from ``registry.json`` when it matches the TOML, else parsed."""
+    return _read_packaged()[0]
+
+
+def _read_packaged() -> tuple[dict[str, Any], bool]:
+    """:func:`read_packaged`, and whether the document is the compiled copy (checked when compiled)."""
     path = packaged_registry_path()
     data = _read_bytes(path)
     try:
@@ -181,10 +186,10 @@ def read_packaged() -> dict[str, Any]:
 
             compiled = json.loads(fh.read())
         if compiled.get("toml_crc32") == checksum(data):
-            return compiled["document"]
+            return compiled["document"], True
     except (OSError, ValueError, AttributeError, KeyError):
         pass  # missing or stale: parse the TOML, which is the source of truth
-    return parse_toml(path, data)
+    return parse_toml(path, data), False
 
 
 class _Builder:
@@ -292,12 +297,12 @@ class _Builder:
                 target[key] = value
             self.origin[(name, path)] = file
 
-    def build(self, files: tuple[str, ...]) -> Registry:
+    def build(self, files: tuple[str, ...], *, check_references: bool = True) -> Registry:
         sources = {key: self._source(key, raw) for key, raw in self.sources.items()}
         codes = [self._code(name, raw, sources) for name, raw in self.codes.items()]
         self._check_unique(codes)
         known = {s.upper() for c in codes for s in c.spellings}
-        for code in codes:
+        for code in codes if check_references else ():
             self._check_references(code, known)
         codes.sort(key=_sort_key)
         canonical = {s.upper(): c for c in codes for s in c.spellings}
@@ -764,5 +769,16 @@ def load_registry(extra_files: Iterable[str | os.PathLike[str]] = (), *, package
 
 @lru_cache(maxsize=1)
 def default_registry() -> Registry:
-    """The packaged registry, loaded once per process and cached."""
-    return load_registry()
+    """The packaged registry, loaded once per process and cached.
+
+    Read from the compiled copy, its backticked references (API names, terms,
+    codes) are not checked again: ``compile.py`` checks them with
+    :func:`load_registry` before writing the copy, and a test keeps the copy
+    fresh. That check is about a third of the build, which the ``llmstatus
+    CODE`` start-up budget (issue 13) cannot spare. A stale copy means the TOML
+    is parsed and checked in full.
+    """
+    document, compiled = _read_packaged()
+    builder = _Builder()
+    builder.add(document, packaged_registry_path())
+    return builder.build((packaged_registry_path(),), check_references=not compiled)

@@ -13,7 +13,8 @@ sideways scrollbar. Related columns share one cell:
 
 * ``name``, ``python``, ``cpp``: one *Code* cell, the name once when both
   APIs spell it alike, each API's spelling on its own line when they differ,
-  and "Python only" / "C++ only" when a code exists in one API;
+  and "Python only" / "C++ only" when a code exists in one API (a table of
+  one API, ``:api: python``, shows that API's spelling only);
 * ``hex``, ``decimal``: one *Number* cell, hex above decimal;
 * ``meaning``, ``remedy``: one cell, the remedy as a second paragraph;
 * ``recoverable``: one badge when the APIs agree, one line per API when not.
@@ -160,6 +161,8 @@ def _group_cell(renderer: Renderer, code: StatusCode, views, key: str, cols: lis
     _ = renderer._
     colon = "：" if renderer.lang == "zh" else ": "
     if key == "name":
+        if len(views) == 1 and len(apis) == 1:  # a one-API table names the code as that API spells it
+            return [paragraph([renderer.code_xref(code.name, text=views[0].name)])]
         out: list[nodes.Node] = [paragraph([renderer.code_xref(code.name)])]
         shown = [v for v in views if v.api in cols or "name" in cols]
         if any(v.name != code.name for v in shown):

@@ -1,19 +1,26 @@
-"""Scanner throughput against ``grep -cE``, and peak memory on a large stream (issue 6).
+"""``llmstatus scan`` against ``LC_ALL=C grep -cE``, whatever the words of the log (issue 10).
 
-Generates a log under ``bench/_work/`` (ordinary CANN-style lines, one line in
-``--every`` carrying a code in one of the real formats), then in the same run:
+Generates two logs under ``bench/_work/`` (one line in ``--every`` carries a
+real code in one of the real formats):
 
-* ``grep -cE PATTERN`` with an ERE equivalent to the scanner's rules;
-* ``llmstatus scan --json FILE`` as a whole process (output to /dev/null); for a
-  file this large it cuts the file into chunks scanned by one process per CPU
-  (sphinx_llmstatus/scan/parallel.py), while grep uses one CPU;
-* ``scan_stream`` in-process (the engine alone, one process, as for a pipe);
+* ``tagged``: one line in three also carries LLM DataDist module tags and
+  names (``[llm_datadist.cc:..]``, ``LinkLlmClusters``, ``LLM_DATADIST``...),
+  which every literal prefilter trips over;
+* ``plain``: no such lines.
 
-prints MB/s and the ratios (bar: ours >= 0.5x grep), then streams ``--rss-gb``
-GB through ``llmstatus scan -`` and reports its peak RSS from
-``resource.getrusage(RUSAGE_CHILDREN)`` (bar: < 100 MB).
+For each, in the same run, alternating (median of ``--rounds`` pairs):
 
-    python bench/bench_scan.py                      # 200 MB, 3 rounds, 2 GB RSS run
+* ``LC_ALL=C grep -cE PATTERN FILE`` (PATTERN: the README's ERE for the codes);
+* ``llmstatus scan --json FILE`` (whole process, output to /dev/null): bar >= 1.0x grep;
+* ``cat FILE | llmstatus scan --json -`` (a pipe): bar >= 0.5x grep;
+
+then the prefilter engines alone on the tagged log (``--engines``: Hyperscan,
+RE2 through ``google-re2`` when installed, Python ``re``), the worst time of
+any hostile 1 MB line (bar < 50 ms), and the peak RSS of ``llmstatus scan -``
+streaming ``--rss-gb`` GB (bar < 100 MB). The machine's load average is
+printed with the figures: the ratios are measured within one run.
+
+    python bench/bench_scan.py                      # 200 MB, 5 pairs, 2 GB RSS run
     python bench/bench_scan.py --mb 20 --rss-gb 0.2 --rounds 1   # quick
 """
 
@@ -32,23 +39,27 @@ from pathlib import Path
 
 WORK = Path(__file__).parent / "_work"
 ORDINARY = [
-    "[INFO] GE(12345,python):2025-11-{d:02d}-10:{m:02d}:{s:02d}.{ms:03d}.{us:03d} [llm_datadist.cc:{l}] "
-    "LinkLlmClusters start, cluster_id={c}, remote_ip=192.168.1.{i}",
-    "[DEBUG] RUNTIME(4321,python):2025-10-{d:02d}-10:{m:02d}:{s:02d}.{ms:03d}.{us:03d} [stream.cc:{l}] "
+    "[INFO] RUNTIME(4321,python):2025-10-{d:02d}-10:{m:02d}:{s:02d}.{ms:03d}.{us:03d} [stream.cc:{l}] "
     "stream {c} sync ok, task_id={i}, mem=0x7ff{c:05x}",
     "2025-12-{d:02d} 10:{m:02d}:{s:02d},{ms:03d} - worker - INFO - request_id=cmpl-{h} prompt_len={l} "
     "decode step {i} took {ms}.{us} ms",
     "[WARNING] HCCL(777,python):2025-11-{d:02d}-11:{m:02d}:{s:02d}.{ms:03d}.{us:03d} [transport.cc:{l}] "
     "retry {i} of 3 for rank {c}, status ok, ret = 0",
 ]
+TAGGED = [
+    "[INFO] GE(12345,python):2025-11-{d:02d}-10:{m:02d}:{s:02d}.{ms:03d}.{us:03d} [llm_datadist.cc:{l}]{c} "
+    "LinkLlmClusters start, cluster_id={c}, remote_ip=192.168.1.{i}, LLM_DATADIST link {i}",
+    "(VllmWorker rank=0 pid=123) INFO 12-{d:02d} 10:{m:02d}:{s:02d} [llmdatadist_c_mgr_connector.py:{l}] "
+    "LLMDataDist pull_blocks done, LLM_ENGINE step {i}, kv blocks {c}",
+]
 WITH_CODE = [
     "llm_datadist.status.LLMException: [link] failed, error code is LLMStatusCode.LLM_LINK_FAILED, {{3: 0, 19: 1}}.",
     "[ERROR] LinkLlmClusters failed, ret = 1343270921",
     "PullKvBlocks failed, layer = {l}, role = decoder, ret = 5010b002",
-    "[ERROR] GE({i},python):2025-01-01-00:00:00.000.000 ErrorNo: 4294967295(failed)",
+    "[ERROR] GE({i},python):2025-01-01-00:00:00.000.000 [llm_datadist.cc:{l}] PullKvCache: ErrorNo: 4294967295(failed)",
 ]
-# ERE with the scanner's rules, as close as grep allows (names, layout numbers
-# as whole tokens, context-only values after a status keyword).
+# The README's ERE for the codes (names, layout numbers as whole tokens,
+# shared values after a status keyword).
 GREP_PATTERN = (
     r"(^|[^A-Za-z0-9_])(LLMStatusCode\.)?LLM_[A-Z_]+([^A-Za-z0-9_]|$)"
     r"|(^|[^A-Za-z0-9_])(0[xX])?5010[bB][0-9A-Fa-f]{3}([^A-Za-z0-9_]|$)"
@@ -56,9 +67,21 @@ GREP_PATTERN = (
     r"|([Rr]et|RET|[Ss]tatus|[Ee]rr(or)?[ _]?([Cc]ode|[Nn]o)|errno)[ ]*(=|:|is)?[ ]*"
     r"(4294967295|ffffffff|FFFFFFFF|50705[37])([^A-Za-z0-9_]|$)"
 )
+HOSTILE = {
+    "LLM_ x16000 + a. x40000 (issue 10)": "LLM_ " * 16_000 + "a." * 40_000,
+    "LLM_ ret + 40000 spaces (issue 10)": "LLM_ ret" + " " * 40_000 + "x",
+    "LLM_ x 200000": "LLM_ " * 200_000,
+    "a. x 500000 + name": "a." * 500_000 + "LLM_LINK_FAILED",
+    "LLMStatusCode. x 70000": "LLMStatusCode." * 70_000 + "LLM_TIMEOUT",
+    "< x 1000000": "<" * 1_000_000,
+    "ret = x 160000": "ret = " * 160_000 + "ffffffff",
+    "ffffffff x 110000": "ffffffff " * 110_000,
+    "1343270921 x 90000 (90000 columns)": "1343270921 " * 90_000,
+    "ret = ffffffff x 66000 (66000 columns)": "ret = ffffffff " * 66_000,
+}
 
 
-def generate(path: Path, megabytes: float, every: int, seed: int = 1) -> int:
+def generate(path: Path, megabytes: float, every: int, tagged: bool, seed: int = 1) -> int:
     """Write about ``megabytes`` MB of log to ``path``; return the number of lines with a code."""
     rnd = random.Random(seed)
     target = int(megabytes * 1_000_000)
@@ -68,9 +91,13 @@ def generate(path: Path, megabytes: float, every: int, seed: int = 1) -> int:
     with open(path, "w", encoding="ascii") as fh:
         while written < target:
             n += 1
-            coded_line = n % every == 0
-            template = rnd.choice(WITH_CODE if coded_line else ORDINARY)
-            coded += coded_line
+            if n % every == 0:
+                template = rnd.choice(WITH_CODE)
+                coded += 1
+            elif tagged and n % 3 == 0:
+                template = rnd.choice(TAGGED)
+            else:
+                template = rnd.choice(ORDINARY)
             line = template.format(
                 d=rnd.randint(1, 28), m=rnd.randint(0, 59), s=rnd.randint(0, 59), ms=rnd.randint(0, 999),
                 us=rnd.randint(0, 999), l=rnd.randint(1, 3000), c=rnd.randint(0, 99999),
@@ -84,25 +111,83 @@ def generate(path: Path, megabytes: float, every: int, seed: int = 1) -> int:
     return coded
 
 
-def timed(cmd: list[str], **kw) -> tuple[float, subprocess.CompletedProcess]:
+def timed(cmd: str | list[str], shell: bool = False, env: dict | None = None) -> float:
     start = time.perf_counter()
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE if kw.pop("capture", False) else subprocess.DEVNULL,
-                          stderr=subprocess.PIPE, **kw)
-    return time.perf_counter() - start, proc
+    # grep's output goes to a pipe: with /dev/null GNU grep stops at the first match.
+    subprocess.run(cmd, shell=shell, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, check=False)
+    return time.perf_counter() - start
 
 
-def in_process(path: Path) -> tuple[float, int]:
-    from sphinx_llmstatus.scan import scan_stream
+def ratios(log: Path, script: Path, rounds: int) -> None:
+    grep = ["grep", "-cE", GREP_PATTERN, str(log)]
+    env_c = {**os.environ, "LC_ALL": "C"}
+    ours_file = f"'{script}' scan --json '{log}' > /dev/null"
+    ours_pipe = f"cat '{log}' | '{script}' scan --json - > /dev/null"
+    t_grep, t_file, t_pipe = [], [], []
+    for _ in range(rounds):
+        t_grep.append(timed(grep, env=env_c))
+        t_file.append(timed(ours_file, shell=True))
+        t_grep.append(timed(grep, env=env_c))
+        t_pipe.append(timed(ours_pipe, shell=True))
+    size = log.stat().st_size / 1e6
+    g = statistics.median(t_grep)
+    f, p = statistics.median(t_file), statistics.median(t_pipe)
+    print(f"  LC_ALL=C grep -cE          {size / g:7.0f} MB/s ({g:.3f} s)")
+    print(f"  llmstatus scan --json FILE {size / f:7.0f} MB/s ({f:.3f} s)  {g / f:.2f}x grep (bar >= 1.0x)")
+    print(f"  cat FILE | llmstatus scan -{size / p:7.0f} MB/s ({p:.3f} s)  {g / p:.2f}x grep (bar >= 0.5x)")
 
+
+def engines(log: Path) -> None:
+    """The prefilters alone (candidate lines of the whole log, in-process), fastest installed first."""
+    from sphinx_llmstatus.scan.engine import iter_segments, scanner
+    from sphinx_llmstatus.scan.prefilter import PythonPrefilter, available
+
+    patterns = scanner().matcher.prefilter
+    candidates = {}
+    for name in available():
+        candidates[name] = scanner(engine=name).prefilter
+    try:
+        import re2
+
+        class Re2Prefilter(PythonPrefilter):
+            def __init__(self, pats):  # type: ignore[no-untyped-def]
+                self._search = re2.compile(b"|".join(b"(?:" + p + b")" for p in pats)).search
+
+        candidates["re2"] = Re2Prefilter(patterns)
+    except ImportError:
+        print("  (google-re2 not installed: RE2 not measured)")
+    size = log.stat().st_size / 1e6
+    for name, pf in candidates.items():
+        start = time.perf_counter()
+        lines = 0
+        with open(log, "rb") as fh:
+            for seg in iter_segments(fh):
+                if seg[0] == "lines":
+                    lines += len(pf.starts(seg[1], len(seg[1])))
+        dt = time.perf_counter() - start
+        print(f"  prefilter {name:10s} {size / dt:7.0f} MB/s ({dt:.3f} s), {lines} candidate lines")
+
+
+def hostile() -> None:
+    from sphinx_llmstatus.scan import scan_text
+
+    list(scan_text("warm up LLM_TIMEOUT"))
+    worst = 0.0
+    for name, line in HOSTILE.items():
+        best = min(_time_line(scan_text, line) for _ in range(3))
+        worst = max(worst, best)
+        print(f"  {name:42s} {len(line) / 1e6:5.2f} MB  {best * 1000:7.1f} ms")
+    print(f"  worst {worst * 1000:.1f} ms (bar < 50 ms for any line up to 1 MB)")
+
+
+def _time_line(scan_text, line: str) -> float:  # type: ignore[no-untyped-def]
     start = time.perf_counter()
-    with open(path, "rb") as fh:
-        n = sum(1 for _ in scan_stream(fh))
-    return time.perf_counter() - start, n
+    list(scan_text(line))
+    return time.perf_counter() - start
 
 
 def peak_rss_of_stream(script: Path, gigabytes: float, sample: Path) -> tuple[float, float]:
     """Stream ``gigabytes`` GB (the sample file repeated) into ``llmstatus scan -``; (seconds, peak RSS MB)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     time_bin = "/usr/bin/time" if os.path.exists("/usr/bin/time") else None
     cmd = [str(script), "scan", "--json", "-"]
     if time_bin:  # its own report is exact for this child; getrusage is the fallback
@@ -115,70 +200,57 @@ def peak_rss_of_stream(script: Path, gigabytes: float, sample: Path) -> tuple[fl
     try:
         while sent < total:
             piece = data[: total - sent]
-            proc.stdin.write(piece)
+            proc.stdin.write(piece)  # type: ignore[union-attr]
             sent += len(piece)
     finally:
-        proc.stdin.close()
-    report = proc.stderr.read().decode()
+        proc.stdin.close()  # type: ignore[union-attr]
+    report = proc.stderr.read().decode()  # type: ignore[union-attr]
     proc.wait()
     elapsed = time.perf_counter() - start
     if time_bin:
         return elapsed, int(report.strip().splitlines()[-1]) / 1024
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    if peak <= before:
-        print("  (peak RSS of this child not above an earlier child's: showing the maximum so far)")
-    return elapsed, peak / 1024
+    return elapsed, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--mb", type=float, default=200, help="size of the generated log (MB, default 200)")
+    parser.add_argument("--mb", type=float, default=200, help="size of the generated logs (MB, default 200)")
     parser.add_argument("--every", type=int, default=1000, help="one line in EVERY has a code (default 1000)")
-    parser.add_argument("--rounds", type=int, default=3, help="alternating timing rounds (median)")
+    parser.add_argument("--rounds", type=int, default=5, help="alternating timing pairs (median)")
     parser.add_argument("--rss-gb", type=float, default=2.0, help="GB streamed for the memory run (0 to skip)")
+    parser.add_argument("--no-engines", action="store_true", help="skip the prefilter comparison")
     args = parser.parse_args()
 
-    grep = shutil.which("grep")
     script = Path(sys.executable).parent / "llmstatus"
-    if grep is None or not script.exists():
+    if shutil.which("grep") is None or not script.exists():
         print("needs grep and the installed llmstatus script", file=sys.stderr)
         return 2
-    WORK.mkdir(exist_ok=True)
-    log = WORK / f"scan_{args.mb:g}mb_every{args.every}.log"
-    if not log.exists():
-        print(f"generating {log} ...")
-        generate(log, args.mb, args.every)
-    size_mb = log.stat().st_size / 1_000_000
-    print(f"log: {log} ({size_mb:.1f} MB); python {sys.version.split()[0]}; "
-          f"LANG={os.environ.get('LANG', '')!r} LC_ALL={os.environ.get('LC_ALL', '')!r}")
+    from sphinx_llmstatus.scan.engine import scanner
 
-    grep_cmd = [grep, "-cE", GREP_PATTERN, str(log)]
-    grep_c_cmd = grep_cmd
-    ours_cmd = [str(script), "scan", "--json", str(log)]
-    _, g = timed(grep_cmd, capture=True)
-    print(f"grep -cE counts {g.stdout.decode().strip()} lines")
-    t_grep, t_grep_c, t_ours, t_inproc = [], [], [], []
-    hits = 0
-    for _ in range(args.rounds):
-        # grep's output goes to a pipe: with /dev/null GNU grep stops at the first match.
-        t_grep.append(timed(grep_cmd, capture=True)[0])
-        t_grep_c.append(timed(grep_c_cmd, capture=True, env={**os.environ, "LC_ALL": "C"})[0])
-        t_ours.append(timed(ours_cmd)[0])
-        dt, hits = in_process(log)
-        t_inproc.append(dt)
-    mg, mgc, mo, mi = (statistics.median(t) for t in (t_grep, t_grep_c, t_ours, t_inproc))
-    print(f"scan_stream finds {hits} hits")
-    print(f"grep -cE (inherited locale)   {size_mb / mg:7.0f} MB/s  ({mg:.3f} s)")
-    print(f"grep -cE (LC_ALL=C)           {size_mb / mgc:7.0f} MB/s  ({mgc:.3f} s)")
-    print(f"llmstatus scan --json (proc)  {size_mb / mo:7.0f} MB/s  ({mo:.3f} s)  ratio {mg / mo:.2f}x grep, "
-          f"{mgc / mo:.2f}x grep LC_ALL=C")
-    print(f"scan_stream (in-process)      {size_mb / mi:7.0f} MB/s  ({mi:.3f} s)  ratio {mg / mi:.2f}x grep, "
-          f"{mgc / mi:.2f}x grep LC_ALL=C")
-    print("bar: ratio >= 0.5")
+    WORK.mkdir(exist_ok=True)
+    print(f"python {sys.version.split()[0]}; scan engine {scanner().engine}; {os.cpu_count()} CPUs; "
+          f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    logs = {}
+    for kind in ("tagged", "plain"):
+        log = WORK / f"scan_{kind}_{args.mb:g}mb_every{args.every}.log"
+        if not log.exists():
+            print(f"generating {log} ...")
+            generate(log, args.mb, args.every, kind == "tagged")
+        logs[kind] = log
+    for kind, log in logs.items():
+        what = "one line in three with LLM DataDist tags" if kind == "tagged" else "no such lines"
+        print(f"{kind} log ({what}), {log.stat().st_size / 1e6:.0f} MB, median of {args.rounds} pairs:")
+        ratios(log, script, args.rounds)
+    if not args.no_engines:
+        print("prefilter engines on the tagged log (in-process, one pass):")
+        engines(logs["tagged"])
+    print("hostile lines (in-process, best of 3):")
+    hostile()
     if args.rss_gb > 0:
-        seconds, peak = peak_rss_of_stream(script, args.rss_gb, log)
+        seconds, peak = peak_rss_of_stream(script, args.rss_gb, logs["tagged"])
         print(f"llmstatus scan - on {args.rss_gb:g} GB streamed: {args.rss_gb * 1000 / seconds:.0f} MB/s, "
-              f"peak RSS {peak:.1f} MB (bar: < 100 MB)")
+              f"peak RSS {peak:.1f} MB (bar < 100 MB)")
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 
 

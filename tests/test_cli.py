@@ -165,12 +165,15 @@ def test_scan_positive_examples():
                     (4, "LLM_KV_CACHE_NOT_EXIST"), (5, "LLM_FAILED")]:
         assert f"{POSITIVE_LOG}:{n}: {name} " in text
     assert "Summary: 5 occurrence(s) of 4 code(s), 5 failure(s)" in text
-    assert "recoverable: no: Keep the failure state" in text
+    # GE(1234,python): the Python API's view of LLM_FAILED, not the C++ one.
+    assert "recoverable: no: Restart the machine or the container" in text
 
 
 def test_scan_negative_examples_exit_zero():
     p = run("scan", str(NEGATIVE_LOG))
-    assert p.returncode == 0 and out(p) == "No LLM DataDist status code found.\n"
+    # Other layers' numbers (HIXL 503900, ACL runtime 507046) are listed apart and never fail the scan.
+    assert p.returncode == 0 and "No LLM DataDist status code found.\n" in out(p)
+    assert "Other layers (not LLM DataDist" in out(p) and "HIXL/ADXL: 1 × 503900" in out(p)
     p = run("scan", "--all", str(NEGATIVE_LOG))
     assert p.returncode == 0 and f"{NEGATIVE_LOG}:6: LLM_SUCCESS" in out(p)
 
@@ -205,7 +208,14 @@ def test_scan_missing_file_still_scans_others(tmp_path):
 
 def test_scan_directory_is_unreadable(tmp_path):
     p = run("scan", str(tmp_path))
-    assert p.returncode == 2 and err(p) == f"llmstatus: cannot read {tmp_path}: Is a directory\n"
+    assert p.returncode == 2
+    assert err(p) == f"llmstatus: cannot read {tmp_path}: is a directory (use -r to scan the files in it)\n"
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "b.log").write_text("ret = 1343270921\n")
+    (tmp_path / "a.log").write_text("LLMStatusCode.LLM_TIMEOUT\n")
+    p = run("scan", "-r", "--json", str(tmp_path))
+    assert p.returncode == 1
+    assert [json.loads(r)["file"] for r in out(p).splitlines()] == [str(tmp_path / "a.log"), str(tmp_path / "sub" / "b.log")]
 
 
 def test_scan_empty_file(tmp_path):
@@ -534,27 +544,18 @@ def test_formats_come_from_one_table():
     assert "args.json" not in source and "args.format ==" not in source
 
 
-def test_ctrl_c_during_a_parallel_scan_prints_no_worker_traceback(tmp_path):
+def test_ctrl_c_during_a_scan_prints_no_traceback(tmp_path):
     import signal
     import time
 
-    from sphinx_llmstatus.scan.parallel import PARALLEL_MIN_BYTES
-
-    if (os.cpu_count() or 1) < 2:
-        pytest.skip("a parallel scan needs two CPUs")
     big = tmp_path / "big.log"
     line = b"x" * 200 + b" ret = 1343270921\n"
     with big.open("wb") as fh:
-        fh.write(line * (PARALLEL_MIN_BYTES * 3 // len(line)))
+        fh.write(line * ((40 << 20) // len(line)))
     proc = subprocess.Popen([str(SCRIPT), "scan", str(big)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             start_new_session=True)
-    deadline = time.monotonic() + 60
-    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
-    while time.monotonic() < deadline and proc.poll() is None and not children.read_text().split():
-        time.sleep(0.005)
-    if proc.poll() is not None:
-        pytest.skip("the scan ended before any worker process started (not scanned in parallel here)")
-    time.sleep(0.05)
+    time.sleep(1.0)
+    assert proc.poll() is None, "the scan ended before Ctrl-C"
     os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole process group
     _, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130

@@ -363,7 +363,10 @@ def test_cell_magic_finds_exactly_the_issue_lines(ip):
     text = r.text()
     assert "3 status code occurrences in 6 lines" in text
     assert "Line 2: LLM_LINK_FAILED" in text and "ret = 1343270921" in text
-    assert "LLM_LINK_FAILED × 2" in text and "503900" not in text and "1343225857" not in text
+    assert "LLM_LINK_FAILED × 2" in text and "1343225857" not in text
+    # Another layer's number is listed apart, never as an LLM DataDist code (issue 10).
+    assert [line for line in text.splitlines() if "503900" in line] == ["HIXL/ADXL (not LLM DataDist): 1 × 503900"]
+    assert [h.family for h in r.other] == ["hixl"] and "first failure: line 1 LLM_LINK_FAILED" in text
     rows = r.rows()
     assert rows[0].api == "python" and rows[1].api == "cpp"
     assert rows[1].remedy == rows[1].code.cpp.remedy.en and rows[0].remedy == rows[0].code.python.remedy.en

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from ..registry.lookup import Match
     from ..registry.model import StatusCode
     from ..scan.hit import Hit
+    from ..scan.report import Report
 
     Found = Sequence[tuple[str, Sequence[Match]]]
     Context = list[tuple[int, str]]
@@ -44,9 +45,9 @@ class Format:
         lines when ``context``."""
         raise NotImplementedError
 
-    def scan_end(self, counts: Mapping[tuple[str, int | None], int],
-                 codes: Mapping[tuple[str, int | None], StatusCode | None]) -> str:
-        """After every file was scanned: the per-code summary."""
+    def scan_end(self, report: Report, summary_only: bool = False) -> str:
+        """After every file was scanned: the report (first failure per process, counts, other
+        layers); ``summary_only`` when no hit was written (``--summary``)."""
         raise NotImplementedError
 
 
@@ -80,16 +81,44 @@ class TextFormat(Format):
             return [text.style(f"{file}-{n}-", "dim", color=self.color) + "  " + text.clip_line_text(t)
                     for n, t in lines]
 
-        parts = around(before) + [text.hit_line(h, self.lang, file, self.color) for h in hits]
+        # Other layers' numbers get their own section at the end (scan_end).
+        own = []
+        for h in hits:
+            if h.kind == "code" and not h.is_llm_datadist:
+                self._other_count += 1
+                if len(self._other) < self.MAX_OTHER_SHOWN:
+                    self._other.append(text.hit_line(h, self.lang, file, self.color))
+            else:
+                line = text.hit_line(h, self.lang, file, self.color)
+                if h.consequence_of is not None:
+                    f, n, name = h.consequence_of
+                    line += f"\n    (likely a consequence of {name} at {f}:{n})"
+                own.append(line)
+        if not own:
+            return ""
+        parts = around(before) + own
         if context:
             parts += around(after) + ["--"]
         return "\n".join(parts) + "\n"
 
-    def scan_end(self, counts: Mapping[tuple[str, int | None], int],
-                 codes: Mapping[tuple[str, int | None], StatusCode | None]) -> str:
-        from ..render.text import summary
+    #: Other layers' hits listed in the text report (all of them are counted in the summary).
+    MAX_OTHER_SHOWN = 50
 
-        return summary(counts, codes, self.lang, self.color) + "\n"
+    def __init__(self, lang: str, color: bool = False) -> None:
+        super().__init__(lang, color)
+        self._other: list[str] = []
+        self._other_count = 0
+
+    def scan_end(self, report: Report, summary_only: bool = False) -> str:
+        from ..render import text
+
+        head = ""
+        if self._other:
+            more = self._other_count - len(self._other)
+            head = (text.style("Other layers (not LLM DataDist; the exit status ignores them)", "bold",
+                               color=self.color) + ":\n" + "\n".join(self._other) + "\n"
+                    + (f"… {more} more\n" if more > 0 else ""))
+        return head + text.report_summary(report, self.lang, self.color) + "\n"
 
 
 class JsonFormat(Format):
@@ -126,9 +155,11 @@ class JsonFormat(Format):
         return "".join(json.dumps({**hit_dict(h, file, self.lang), **extra}, ensure_ascii=False) + "\n"
                        for h in hits)
 
-    def scan_end(self, counts: Mapping[tuple[str, int | None], int],
-                 codes: Mapping[tuple[str, int | None], StatusCode | None]) -> str:
-        return ""
+    def scan_end(self, report: Report, summary_only: bool = False) -> str:
+        import json
+
+        # JSON Lines of hits stay hits only; --summary prints the report as one object.
+        return json.dumps(report.as_dict(), ensure_ascii=False) + "\n" if summary_only else ""
 
 
 class MarkdownFormat(Format):
@@ -154,19 +185,24 @@ class MarkdownFormat(Format):
         from ..render import markdown
         from ..render.html import HitRow
 
+        # Other layers' numbers are counted in the summary, not listed as LLM DataDist rows.
+        own = [h for h in hits if h.kind == "symptom" or h.is_llm_datadist]
+        if not own:
+            return ""
         head = ""
         if not self._scan_started:
             self._scan_started = True
             head = markdown.hits_header(self.lang, with_file=True)
         return head + "".join(markdown.hit_row(HitRow.from_hit(h, self.lang), self.lang, file=file or STDIN_LABEL) + "\n"
-                              for h in hits)
+                              for h in own)
 
-    def scan_end(self, counts: Mapping[tuple[str, int | None], int],
-                 codes: Mapping[tuple[str, int | None], StatusCode | None]) -> str:
+    def scan_end(self, report: Report, summary_only: bool = False) -> str:
         from ..render import markdown
 
-        return ("\n" if self._scan_started else "") + markdown.summary(
-            [(key[0], n) for key, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0][0]))], self.lang)
+        counts = [(name, n) for name, n in report.counts.most_common()]
+        counts += [(f"{name} ({family}, not LLM DataDist)", n) for family, c in report.other.items()
+                   for name, n in c.most_common()]
+        return ("\n" if self._scan_started else "") + markdown.summary(counts, self.lang)
 
 
 #: ``--format`` name -> its class.

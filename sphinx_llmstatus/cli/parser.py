@@ -133,11 +133,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="only codes with this recoverability (in --api, or in any API)")
 
     p = _sub(sub, "scan", help="find status codes in log files",
-             description="Every occurrence of a status code in FILEs or standard input ('-'), "
-                         "with recoverable and remedy, then a summary by code.")
-    p.add_argument("files", nargs="*", metavar="FILE", help="log files; '-' or nothing for standard input")
+             description="Every LLM DataDist status code in FILEs or standard input ('-'), one hit per code "
+                         "per line, with recoverable and remedy; numbers of other layers (GE, ACL runtime, "
+                         "HCCL, HIXL) in their own section; then the first failure per process and counts. "
+                         "gzip/bzip2/xz/zstd logs are read by content.")
+    p.add_argument("files", nargs="*", metavar="FILE",
+                   help="log files (plain or compressed) or, with -r, directories; '-' or nothing for standard input")
     p.add_argument("--all", action="store_true", help="also list the success code")
     p.add_argument("-C", "--context", type=_non_negative, default=0, metavar="N", help="show N lines around each hit")
+    p.add_argument("-r", "--recursive", action="store_true", help="scan every file under the directories given")
+    p.add_argument("--summary", action="store_true",
+                   help="print only the summary (first failure per process, counts); with --format json one object")
     return parser
 
 

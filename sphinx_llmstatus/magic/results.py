@@ -242,7 +242,11 @@ class ScanResult(Result):
         include_success: bool = False,
         limit: int | None = None,
     ):
-        self.hits: tuple[Any, ...] = tuple(hits)
+        # LLM DataDist hits (and symptoms) here; other layers' numbers (GE, ACL runtime,
+        # HCCL, HIXL, scan/report.py) in ``other``, listed apart and never as LLM codes.
+        every = tuple(hits)
+        self.hits: tuple[Any, ...] = tuple(h for h in every if getattr(h, "family", "llm_datadist") == "llm_datadist")
+        self.other: tuple[Any, ...] = tuple(h for h in every if getattr(h, "family", "llm_datadist") != "llm_datadist")
         self.lang = lang
         self.text_scanned = text
         self.api = api
@@ -257,7 +261,9 @@ class ScanResult(Result):
 
     @staticmethod
     def _key(hit: Any) -> str:
-        return hit.code.name if hit.code is not None else str(hit.token)
+        from ..scan.report import hit_name  # other layers' numbers count under their own name
+
+        return hit_name(hit)
 
     @cached_property
     def lines(self) -> int:
@@ -318,7 +324,22 @@ class ScanResult(Result):
         out.append(
             f"{label('Summary', self.lang)}: " + ", ".join(f"{n} × {c}" for n, c in self.counts.items())
         )
+        out += self.report_lines()
         return "\n".join(out)
+
+    def report_lines(self) -> list[str]:
+        """First failure per process and other layers' numbers (scan/report.py), one line each."""
+        from ..registry.layout import FAMILY_LABELS
+        from ..scan.report import Report
+
+        report = Report()
+        for h in sorted(self.hits + self.other, key=lambda h: (h.line_no, h.column)):
+            report.add("", h)
+        out = [f"first failure: line {f['line']} {f['name']}" + (f" (process {f['process']})" if f["process"] else "")
+               for f in report.first_failures()]
+        out += [f"{FAMILY_LABELS.get(fam, fam)} (not LLM DataDist): "
+                + ", ".join(f"{n} × {name}" for name, n in c.items()) for fam, c in report.other.items()]
+        return out
 
     def html(self) -> str:
         from ..render import html as render_html

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .layout import GeErrorLayout, decode_layout, has_llm_layout, neighbour_family
+from .layout import GeErrorLayout, decode_layout, has_llm_layout, hccl_error, is_ge_number, neighbour_family
 from .loader import default_registry
 from .model import LANGS, Registry, StatusCode, _Record
 
@@ -125,14 +125,18 @@ class UnknownStatusCode(LookupError):
         elif self.value is not None:
             hex_form = f"0x{self.value & 0xFFFFFFFF:08X}"
             shown = self.query
-            if self.layout is not None and hex_form.lower() != "0x" + self.query.lower().removeprefix("0x").zfill(8):
+            if -(2**31) <= self.value <= 0xFFFFFFFF and hex_form.lower() != "0x" + self.query.lower().removeprefix("0x").zfill(8):
                 shown = f"{self.query} ({hex_form})"
             if self.is_llm_layout and self.layout is not None:
                 msg = f"{shown} has the LLM DataDist layout but is not a known code ({self.layout.describe()})"
             elif self.family:
-                msg = f"{shown} is a {self.family} code, not an LLM DataDist status code"
+                hccl = hccl_error(self.value)
+                what = f"an HCCL error number ({hccl})" if hccl else f"a {self.family} code"
+                msg = f"{shown} is {what}, not an LLM DataDist status code"
             elif self.layout is not None:
                 msg = f"{shown} is not an LLM DataDist status code (GE layout: {self.layout.describe()})"
+            elif 0 <= self.value <= 0xFFFFFFFF or -(2**31) <= self.value < 0:
+                msg = f"{shown} is not an LLM DataDist status code (nor a GE error number: its fields are not GE's)"
             else:
                 msg = f"{shown} is not an LLM DataDist status code (does not fit in 32 bits)"
         else:
@@ -263,7 +267,8 @@ def _lookup_number(text: str, number: int, reg: Registry) -> tuple[Match, ...]:
     if matches:
         return tuple(matches)
     unsigned_value = number & 0xFFFFFFFF if -(2**31) <= number < 0 else number
-    layout = decode_layout(unsigned_value) if 0 <= unsigned_value <= 0xFFFFFFFF else None
+    # Only numbers whose fields are GE's are shown as a GE layout (0x05000007 is HCCL's).
+    layout = decode_layout(unsigned_value) if is_ge_number(unsigned_value) else None
     suggestions: tuple[str, ...] = ()
     if layout is not None and has_llm_layout(unsigned_value):
         near = sorted(

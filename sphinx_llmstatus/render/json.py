@@ -73,30 +73,82 @@ def _sources(sources: Iterable[Source], lang: str) -> list[dict[str, Any]]:
     return [{"key": s.key, "title": s.title.get(lang), "url": s.url} for s in sources]
 
 
+#: Most characters of a log line ``hit_dict`` puts in ``text`` (the start of the line and the
+#: text around the token are kept; ``text_truncated`` says when it was cut).
+TEXT_CAP = 1000
+
+
+def hit_text(hit: Hit, cap: int = TEXT_CAP) -> tuple[str, bool]:
+    """``(text, truncated)``: the hit's line, or its start, ``…`` and the text around the token."""
+    line = hit.line
+    if len(line) <= cap and hit.line_length <= len(line):
+        return line, False
+    if len(line) <= cap:  # already an excerpt of a longer line
+        return line, True
+    head = cap // 4
+    lo = max(head, hit.start - cap // 3)
+    hi = min(len(line), lo + cap - head)
+    return line[:head] + " … " + line[lo:hi] + (" …" if hi < len(line) else ""), True
+
+
 def hit_dict(hit: Hit, file: str | None, lang: str = "en") -> dict[str, Any]:
-    """One scan hit: ``file`` (``"-"`` for standard input), ``line`` (1-based),
-    ``column`` (1-based, in characters), ``token``, ``text`` (the whole line),
-    ``name`` (None for an unknown code), ``value``, ``hex``, ``known``,
-    ``success``, ``api`` (the API the token's form points to), ``recoverable``
-    and ``remedy`` per API; for unknown codes ``layout`` (the GE fields)."""
+    """One scan hit (one code on one line): ``file`` (``"-"`` for standard input),
+    ``line`` (1-based), ``column`` (1-based, in characters, first occurrence),
+    ``columns`` (every occurrence of the code on the line; ``columns_truncated``),
+    ``token``, ``text`` (the line, at most :data:`TEXT_CAP` characters: its start and
+    the text around the token; ``text_truncated`` and ``line_length`` say so),
+    ``kind`` (``code`` or ``symptom``), ``family`` (``llm_datadist``, ``ge``,
+    ``acl_runtime``, ``hccl``, ``hixl``), ``evidence``, ``process``, ``name``
+    (the LLM DataDist code; for other families their own name; the likely code
+    of a symptom; None for an unknown code), ``value``, ``hex``, ``known``,
+    ``success``, ``failure`` (counts for the exit status), ``api`` (the API
+    whose view applies), ``recoverable`` and ``remedy`` per API; for other
+    families ``meaning`` and ``llm_datadist_name`` (the Python API's name for
+    507053/507057); for symptoms ``symptom`` and ``check``; for unknown codes
+    ``layout`` (the GE fields); ``likely_consequence_of`` (``{file, line, name}``)
+    when the hit likely only passes on an earlier failure of its process."""
     code = hit.code
     value = hit.value
+    text, truncated = hit_text(hit)
     out: dict[str, Any] = {
         "file": file,
         "line": hit.line_no,
-        "column": hit.start + 1,
+        "column": hit.column + 1,
+        "columns": [c + 1 for c in hit.columns],
+        "columns_truncated": hit.columns_truncated,
         "token": hit.token,
-        "text": hit.line,
-        "name": code.name if code else None,
+        "text": text,
+        "text_truncated": truncated,
+        "line_length": hit.line_length,
+        "kind": hit.kind,
+        "family": hit.family,
+        "evidence": hit.evidence,
+        "process": hit.process,
+        "name": code.name if code else (hit.other_name if hit.family != "llm_datadist" else None),
         "value": value,
         "hex": f"0x{value & 0xFFFFFFFF:08X}" if value is not None and value >= 0 else None,
-        "known": code is not None,
+        "known": code is not None or hit.other_name is not None,
         "success": hit.is_success,
+        "failure": hit.is_failure,
         "api": hit.api,
     }
+    if hit.consequence_of is not None:
+        file_, line_, name_ = hit.consequence_of
+        out["likely_consequence_of"] = {"file": file_, "line": line_, "name": name_}
+    if hit.kind == "symptom":
+        sym = hit.symptom
+        out["symptom"] = getattr(sym, "id", None)
+        check = getattr(sym, "check", None)
+        out["check"] = check.get(lang) if check is not None else None
+        out["failure"] = False
     if code is not None:
         out["recoverable"] = dict(code.recoverable)
         out["remedy"] = _per_api(code, lambda v: v.remedy.get(lang))
+    elif hit.family != "llm_datadist":
+        out["recoverable"] = {}
+        out["remedy"] = {}
+        out["meaning"] = (hit.other_meaning[1] if lang == "zh" else hit.other_meaning[0]) if hit.other_meaning else None
+        out["llm_datadist_name"] = hit.related.name if hit.related is not None else None
     else:
         from ..registry.layout import decode_layout
 

@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # the scanner is not needed to render a code
     from collections.abc import Iterable, Mapping
 
     from ..scan.hit import Hit
+    from ..scan.report import Report
 
 _ANSI = {"bold": "1", "dim": "2", "red": "31", "green": "32", "yellow": "33", "cyan": "36"}
 _BACKTICK_RE = re.compile(r"`([^`]*)`")
@@ -191,12 +192,17 @@ def _width(text: str) -> int:
 
 
 def clip_line(hit: Hit, width: int = LINE_WIDTH) -> str:
-    """The hit's line, control characters replaced, cut to about ``width`` characters around the token."""
+    """The hit's line for a terminal: control characters replaced; a long line keeps its start
+    (rank, pid, time) and the text around the token, and loses the middle (``…``)."""
     line = hit.line
     if len(line) > width:
-        lo = max(0, min(hit.start - width // 3, len(line) - width))
-        hi = lo + width
-        line = ("…" if lo else "") + line[lo:hi] + ("…" if hi < len(hit.line) else "")
+        head = width // 3
+        if hit.start + 40 <= width:
+            line = line[:width] + "…"
+        else:
+            lo = max(head, hit.start - width // 4)
+            hi = lo + width - head
+            line = line[:head] + " … " + line[lo:hi] + ("…" if hi < len(hit.line) else "")
     return _CONTROL_RE.sub("\ufffd", line).strip()
 
 
@@ -222,7 +228,22 @@ def hit_line(hit: Hit, lang: str, file: str | None = None, color: bool = False) 
     """
     where = f"{file}:{hit.line_no}" if file is not None else f"{hit.line_no}"
     code = hit.code
-    if code is None:
+    if hit.kind == "symptom":
+        sym = hit.symptom
+        check = getattr(sym, "check", None)
+        likely = f" -> {code.name}" if code is not None else ""
+        desc = (style(f"symptom {getattr(sym, 'id', '')}", "yellow", "bold", color=color) + likely
+                + (f": {plain(check.get(lang))}" if check is not None else ""))
+    elif hit.family != "llm_datadist":
+        from ..registry.layout import FAMILY_LABELS
+
+        meaning = hit.other_meaning[1 if lang == "zh" else 0] if hit.other_meaning else ""
+        also = f"; LLM DataDist's Python API calls it {hit.related.name}" if hit.related is not None else ""
+        desc = (style(f"[{FAMILY_LABELS.get(hit.family, hit.family)}] {hit.other_name or hit.token}", "yellow",
+                      color=color)
+                + (f" 0x{hit.value:08X}" if hit.value is not None and hit.value >= 0 else "")
+                + f": {meaning}{also} ({hit.evidence})")
+    elif code is None:
         from ..registry.layout import decode_layout
 
         layout = decode_layout(hit.value or 0)
@@ -270,6 +291,37 @@ def summary(counts: Mapping[tuple[str, int | None], int], codes: Mapping[tuple[s
         hexv = code.hex if code is not None and code.hex else f"0x{(key[1] or 0) & 0xFFFFFFFF:08X}"
         out.append(f"  {n:>7}  {key[0]:<{width}}  {hexv}  {recoverable}: {rec}")
     return "\n".join(out)
+
+
+def report_summary(report: Report, lang: str, color: bool = False) -> str:
+    """The end of a text scan: first failure per process (with its remedy), the per-code
+    :func:`summary`, how many generic codes are likely consequences, other layers, symptoms."""
+    from ..registry.layout import FAMILY_LABELS
+    from ..scan.report import hit_name
+
+    lines = []
+    if report.first:
+        lines.append(style("First failure per process", "bold", color=color) + ":")
+        for file, hit in report.first.values():
+            code = hit.code
+            view = code.view(hit.api) if code is not None and hit.api else None
+            view = view or (code.views[0] if code is not None and code.views else None)
+            remedy = plain(view.remedy.get(lang)) if view is not None else ""
+            who = f"process {hit.process}" if hit.process else "process (unnamed)"
+            lines.append(f"  {file}:{hit.line_no}  {who}  {style(hit_name(hit), 'red', 'bold', color=color)}"
+                         + (f": {remedy}" if remedy else ""))
+    keys = {name: (name, report.codes[name].value) for name in report.counts}
+    lines.append(summary({keys[n]: c for n, c in report.counts.items()},
+                         {keys[n]: report.codes[n].code for n in report.counts}, lang, color))
+    for name, n in report.consequences.items():
+        lines.append(f"  ({n} of the {name} lines follow an earlier failure of the same process: "
+                     "likely consequences, not causes)")
+    for fam, counter in report.other.items():
+        lines.append(f"  {FAMILY_LABELS.get(fam, fam)}: " + ", ".join(f"{n} × {name}" for name, n in counter.most_common())
+                     + " (not LLM DataDist)")
+    if report.symptoms:
+        lines.append("  symptoms: " + ", ".join(f"{n} × {name}" for name, n in report.symptoms.most_common()))
+    return "\n".join(lines)
 
 
 def summary_key(hit: Hit) -> tuple[str, int | None]:

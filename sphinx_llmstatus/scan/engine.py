@@ -1,158 +1,472 @@
-"""Find status codes in text and byte streams, fast and in constant memory.
+"""Find status codes in text and byte streams: linear time, constant memory, any line length.
 
-How: the input is read in blocks of whole lines (4 MiB reads). For each
-literal that every hit token contains (:attr:`Matcher.literals`, a handful of
-short byte strings such as ``LLM_`` and ``5010``), one regex search per
-occurrence runs over the whole block in C; only the lines holding a literal
-are decoded and matched with the precise rules. Ordinary lines cost a few
-passes of a C literal search and nothing in Python.
+How: the input is read in blocks of whole lines (4 MiB reads). A prefilter
+(:mod:`sphinx_llmstatus.scan.prefilter`: Hyperscan, or Python's ``re``)
+finds the lines holding a possible token; only those lines are decoded and
+matched with the precise rules (:mod:`sphinx_llmstatus.scan.rules`).
 
-Lines longer than :data:`MAX_PIECE` are scanned in pieces of about that size,
-cut at whitespace where possible; each piece is reported with the line's
-number.
+A line longer than :data:`LONG_LINE` bytes is read in overlapping pieces:
+tokens are accepted only in each piece's own part and the rules look at
+most :data:`OVERLAP` bytes around a token, so every token is found once,
+with its column in the whole line, whatever the read sizes (a file and a
+pipe give the same hits).
+
+Attribution (issue 10): names and LLM-layout numbers are LLM DataDist's.
+A number several layers share (``4294967295``/``ffffffff``, ``507053``,
+``507057``) is LLM DataDist's only with LLM DataDist context
+(:mod:`sphinx_llmstatus.scan.context`) on its line or on one of the
+:data:`NEIGHBOURS` lines before or after it written by the same process;
+otherwise it is reported under the family of the line's log module (``GE(``,
+``HCCL(``, ``RUNTIME(``...) or of the number (GE's ``FAILED``; ACL runtime
+for 507053/507057). Hits that wait for the lines after them are held back,
+so hits still come out in order.
 """
 
 from __future__ import annotations
 
-import re
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import BinaryIO
 
+from ..registry.layout import FAMILY_KEYS, FAMILY_LABELS, SHARED_READINGS, hccl_error, neighbour_family
 from ..registry.model import Registry
-from .hit import Hit
-from .rules import Matcher
+from . import prefilter as _prefilter
+from .context import CONTEXT_SPAN, HEAD, MODULE_FAMILIES, NEAR, ContextFinder, Prefix, prefix
+from .hit import MAX_COLUMNS, Hit
+from .rules import Matcher, Token
 
 READ_SIZE = 4 << 20
-MAX_PIECE = 16 << 20
-_CUT_WINDOW = 4096
+#: Lines longer than this (bytes) are scanned in pieces, never held whole.
+LONG_LINE = 8 << 20
+#: Bytes each long-line piece shares with the next (far more than any token and its look-around).
+OVERLAP = 4096
+#: Lines looked at on each side of a shared number for LLM DataDist context.
+NEIGHBOURS = 3
+#: Characters of a long line kept for its excerpt: its start, and around the token.
+EXCERPT_HEAD = 200
+EXCERPT_AROUND = 200
+
+_DEFAULT_FAMILY = {0xFFFFFFFF: "ge"}  # else acl_runtime: 507053/507057
+
+
+class Scanner:
+    """The compiled rules, context finder and prefilter for one registry."""
+
+    def __init__(self, registry: Registry, engine: str | None = None) -> None:
+        self.registry = registry
+        self.matcher = Matcher(registry)
+        self.context = ContextFinder(registry)
+        self.symptoms = tuple(getattr(registry, "symptoms", ()) or ())
+        patterns = list(self.matcher.prefilter)
+        import re
+
+        patterns += [re.escape(s.pattern).encode() for s in self.symptoms]
+        self.prefilter = _prefilter.make(patterns, engine)
+        self.engine = self.prefilter.name
 
 
 # Registry is unhashable (it holds dicts): cache by identity, keeping the
 # registry alive so the id is not reused.
-_MATCHERS: dict[int, tuple[Registry, Matcher]] = {}
+_SCANNERS: dict[tuple[int, str | None], tuple[Registry, Scanner]] = {}
 
 
-def matcher(registry: Registry | None = None) -> Matcher:
-    """The compiled rules for ``registry`` (the packaged one by default), cached."""
+def scanner(registry: Registry | None = None, engine: str | None = None) -> Scanner:
+    """The compiled scanner for ``registry`` (the packaged one by default) and ``engine``, cached."""
     if registry is None:
         from ..registry.loader import default_registry
 
         registry = default_registry()
-    entry = _MATCHERS.get(id(registry))
+    key = (id(registry), engine)
+    entry = _SCANNERS.get(key)
     if entry is None or entry[0] is not registry:
-        if len(_MATCHERS) >= 8:
-            _MATCHERS.clear()
-        entry = _MATCHERS[id(registry)] = (registry, Matcher(registry))
+        if len(_SCANNERS) >= 8:
+            _SCANNERS.clear()
+        entry = _SCANNERS[key] = (registry, Scanner(registry, engine))
     return entry[1]
 
 
-def iter_blocks(stream: BinaryIO, read_size: int = READ_SIZE) -> Iterator[tuple[bytearray, int]]:
-    """``(buffer, end)`` pairs: ``buffer[:end]`` is a run of whole lines of ``stream``.
+def matcher(registry: Registry | None = None) -> Matcher:
+    """The compiled recognition rules for ``registry`` (see :class:`Matcher`)."""
+    return scanner(registry).matcher
 
-    The last run may lack its line break, and a line longer than
-    :data:`MAX_PIECE` comes in pieces. The buffer is reused: a pair is valid
-    only until the next one is requested. Uses ``readinto1``/``read1`` when
-    the stream has them, so a pipe is scanned as data arrives.
+
+# -- reading ---------------------------------------------------------------------------
+
+def iter_segments(stream: BinaryIO, read_size: int = READ_SIZE) -> Iterator[tuple]:
+    """The stream as ``("lines", data)`` runs of whole lines and ``("long", ...)`` long-line pieces.
+
+    ``data`` ends with a line break except at the end of input. A long-line
+    piece is ``("long", text, lo, hi, base, head, final)``: ``text`` decoded,
+    tokens accepted with a start in ``text[lo:hi]``, ``base`` the characters
+    of the line before ``text``, ``head`` the line's first
+    :data:`CONTEXT_SPAN` bytes, ``final`` True on the line's last piece. Uses
+    ``read1`` when the stream has it, so a pipe is scanned as data arrives.
     """
-    buf = bytearray(read_size)
-    readinto = getattr(stream, "readinto1", None) or getattr(stream, "readinto", None)
     read = getattr(stream, "read1", None) or stream.read
-    filled = 0
+    parts: list[bytes | memoryview] = []  # the unfinished last line, as read
+    size = 0
     while True:
-        if len(buf) - filled < read_size // 2:
-            buf.extend(bytes(read_size))  # a long line: grow up to MAX_PIECE
-        if readinto is not None:
-            with memoryview(buf) as view:
-                n = readinto(view[filled:]) or 0
-        else:
-            data = read(len(buf) - filled)
-            n = len(data)
-            buf[filled:filled + n] = data
-        if not n:
+        chunk = read(read_size)
+        if not chunk:
             break
-        end = filled + n
-        cut = buf.rfind(b"\n", filled, end) + 1
-        if cut == 0:
-            if end < MAX_PIECE:
-                filled = end
-                continue
-            cut = _piece_cut(buf, end)
-        yield buf, cut
-        rest = end - cut
-        buf[:rest] = buf[cut:end]
-        if len(buf) > 2 * read_size and rest < read_size:
-            del buf[read_size:]
-        filled = rest
-    if filled:
-        yield buf, filled
+        cut = chunk.rfind(b"\n") + 1
+        if cut:
+            head = memoryview(chunk)[:cut] if cut < len(chunk) else chunk
+            yield "lines", b"".join([*parts, head]) if parts or cut < len(chunk) else chunk
+            parts = [chunk[cut:]] if cut < len(chunk) else []
+            size = len(chunk) - cut
+        else:
+            parts.append(chunk)
+            size += len(chunk)
+            if size >= LONG_LINE:
+                rest = yield from _long_line(bytearray(b"".join(parts)), read, read_size)
+                parts, size = ([bytes(rest)] if rest else []), len(rest)
+    if parts:
+        yield "lines", b"".join(parts)
 
 
-def _piece_cut(buf: bytearray, end: int) -> int:
-    # Cut a newline-free run at the last whitespace of its final window so
-    # that no token is split, or at the end when there is none.
-    lo = max(0, end - _CUT_WINDOW)
-    best = max(buf.rfind(ch, lo, end) for ch in (b" ", b"\t", b"\r", b","))
-    return best + 1 if best > 0 else end
+def _char_start(buf: bytearray | bytes, i: int) -> int:
+    # Move back to the first byte of a UTF-8 character (at most 3 steps).
+    for _ in range(3):
+        if i <= 0 or not 0x80 <= buf[i] < 0xC0:
+            break
+        i -= 1
+    return i
 
 
-def _candidate_lines(block: bytes | bytearray, end: int, searches: tuple) -> list[int]:
-    """Start offsets of the lines of ``block[:end]`` that contain a literal, sorted."""
-    starts: set[int] = set()
-    find, rfind = block.find, block.rfind
-    for search in searches:
-        m = search(block, 0, end)
-        while m is not None:
-            p = m.start()
-            starts.add(rfind(b"\n", 0, p) + 1)
-            stop = find(b"\n", p, end)
-            if stop < 0:
-                break
-            m = search(block, stop + 1, end)
-    return sorted(starts)
+def _long_line(buf: bytearray, read: Callable[[int], bytes], read_size: int) -> Generator[tuple, None, bytearray]:
+    """Pieces of one line longer than :data:`LONG_LINE`; returns what follows its line break."""
+    head = bytes(buf[:CONTEXT_SPAN])
+    base = 0  # characters of the line before buf[0]
+    lo = 0  # bytes of buf already accepted by the previous piece
+    eof = False
+    while True:
+        nl = buf.find(b"\n")
+        if nl >= 0 or eof:
+            end = nl if nl >= 0 else len(buf)
+            line = buf[:end]
+            if line.endswith(b"\r"):
+                line = line[:-1]
+            text = line.decode("utf-8", "replace")
+            lo_c = len(buf[:lo].decode("utf-8", "replace"))
+            yield "long", text, lo_c, len(text), base, head, True
+            return bytearray(buf[end + 1:]) if nl >= 0 else bytearray()
+        if len(buf) >= LONG_LINE:
+            cut = _char_start(buf, len(buf) - OVERLAP)
+            keep = _char_start(buf, cut - OVERLAP)
+            text = buf.decode("utf-8", "replace")
+            lo_c = len(buf[:lo].decode("utf-8", "replace"))
+            hi_c = len(buf[:cut].decode("utf-8", "replace"))
+            yield "long", text, lo_c, hi_c, base, head, False
+            base += len(buf[:keep].decode("utf-8", "replace"))
+            lo = cut - keep
+            del buf[:keep]
+        chunk = read(read_size)
+        if chunk:
+            buf += chunk
+        else:
+            eof = True
 
 
-def _decode_line(block: bytes | bytearray, start: int, end: int) -> str:
-    stop = block.find(b"\n", start, end)
-    raw = block[start:end if stop < 0 else stop]
-    if raw.endswith(b"\r"):
-        raw = raw[:-1]
-    return raw.decode("utf-8", "replace")
+# -- scanning --------------------------------------------------------------------------
+
+class _Line:
+    """What the hits of one line are made from: its tokens and symptoms, with absolute columns."""
+
+    __slots__ = ("line_no", "head", "pre", "tokens", "symptoms", "excerpts", "length", "text")
+
+    def __init__(self, line_no: int, head: bytes, pre: Prefix, text: str | None) -> None:
+        self.line_no, self.head, self.pre, self.text = line_no, head, pre, text
+        self.tokens: list[Token] = []
+        self.symptoms: list[tuple[object, int]] = []
+        self.excerpts: dict[int, tuple[str, int, int]] = {}  # long lines: column -> excerpt
+        self.length = -1
 
 
-def _scan_blocks(
-    blocks: Iterable[tuple[bytes | bytearray, int]], m: Matcher, include_success: bool
-) -> Iterator[Hit]:
-    searches = tuple(re.compile(re.escape(lit)).search for lit in m.literals)
-    line_no = 1
-    for block, end in blocks:
-        pos = 0
-        for start in _candidate_lines(block, end, searches):
-            line_no += block.count(b"\n", pos, start)
-            pos = start
-            yield from m.hits(_decode_line(block, start, end), line_no, include_success)
-        line_no += block.count(b"\n", pos, end)
+class _Pending:
+    """The hits of one line, waiting for the lines after it (context of a shared number)."""
+
+    __slots__ = ("line", "after")
+
+    def __init__(self, line: _Line, after: list[bytes]) -> None:
+        self.line, self.after = line, after
+
+
+class _Run:
+    """State of one scan: line count, the last lines (for context), hits held back."""
+
+    def __init__(self, sc: Scanner) -> None:
+        self.sc = sc
+        self.line_no = 1
+        self.tail: deque[bytes] = deque(maxlen=NEIGHBOURS)  # heads of the last lines read
+        self.queue: deque[Hit | _Pending] = deque()
+
+    def _context_of(self, raw: bytes, process: str | None) -> str | None:
+        if prefix(raw[:HEAD].decode("utf-8", "replace")).process != process:
+            return None
+        return self.sc.context.find_bytes(raw, 0, len(raw))
+
+    def _near(self, lines: list[bytes], process: str | None, where: str) -> str | None:
+        for distance, raw in enumerate(lines, 1):
+            word = self._context_of(raw, process)
+            if word:
+                return f"LLM DataDist context {word!r} {distance} line{'s' if distance > 1 else ''} {where} (same process)"
+        return None
+
+    def add(self, ln: _Line, before: list[bytes], after: list[bytes], complete: bool) -> None:
+        """Queue the hits of ``ln``; ``after`` are the lines after it known so far (all if ``complete``)."""
+        if not any(t.kind == "shared" for t in ln.tokens):
+            self.queue.extend(self._hits(ln, None))
+            return
+        word = self.sc.context.find_bytes(ln.head, 0, len(ln.head)) or next(
+            (t.near for t in ln.tokens if t.near), None)
+        if word:
+            self.queue.extend(self._hits(ln, ("llm_datadist", f"LLM DataDist context {word!r} on the line")))
+            return
+        near = self._near(list(reversed(before)), ln.pre.process, "before")
+        if near:
+            self.queue.extend(self._hits(ln, ("llm_datadist", near)))
+            return
+        pending = _Pending(ln, after[:NEIGHBOURS])
+        if complete or len(pending.after) >= NEIGHBOURS:
+            self.queue.extend(self._resolve(pending))
+        else:
+            self.queue.append(pending)
+
+    def _resolve(self, p: _Pending) -> list[Hit]:
+        near = self._near(p.after, p.line.pre.process, "after")
+        return self._hits(p.line, ("llm_datadist", near) if near else None)
+
+    def _hits(self, ln: _Line, decided: tuple[str, str] | None) -> list[Hit]:
+        pre = ln.pre
+        groups: dict[tuple, list[Token]] = {}
+        family_of: dict[tuple, tuple[str, str]] = {}
+        for t in ln.tokens:
+            if t.kind == "other":
+                fam = FAMILY_KEYS.get(neighbour_family(t.value or 0) or "", "acl_runtime")
+                fe = (fam, f"{FAMILY_LABELS[fam]} number after a status keyword")
+            elif t.kind == "shared" and decided is None:
+                if pre.module in MODULE_FAMILIES:
+                    fe = (MODULE_FAMILIES[pre.module], f"{pre.module}( log line, no LLM DataDist context nearby")
+                else:
+                    fe = (_DEFAULT_FAMILY.get(t.value or 0, "acl_runtime"),
+                          "no LLM DataDist context on the line or its neighbours")
+            elif t.kind == "shared":
+                fe = decided  # type: ignore[assignment]
+            else:
+                fe = ("llm_datadist", "code name" if t.kind == "name" else "LLM DataDist number layout (0x5010Bxxx)")
+            key = (fe[0], t.value, t.code.name if t.code is not None else None)
+            groups.setdefault(key, []).append(t)
+            family_of.setdefault(key, fe)
+        length = ln.length if ln.text is None else len(ln.text)
+        out: list[Hit] = []
+        for key, toks in groups.items():
+            first = toks[0]
+            family, evidence = family_of[key]
+            code, related, other, meaning = first.code, None, None, None
+            if family != "llm_datadist":
+                reading = SHARED_READINGS.get((family, first.value or 0))
+                if reading is not None:
+                    other, meaning = reading[0], (reading[1], reading[2])
+                else:
+                    other = hccl_error(first.value or 0) or str(first.value)
+                    label = neighbour_family(first.value or 0) or FAMILY_LABELS[family]
+                    meaning = (f"{label}: another layer's code, not LLM DataDist's",
+                               f"{label}：其他组件的错误码，不属于 LLM DataDist")
+                if code is not None and other in code.aliases:
+                    related = code
+                code = None
+            text, start, end = self._excerpt(ln, first.start, first.end)
+            out.append(Hit(ln.line_no, text, start, end, text[start:end], first.value, code,
+                           family=family, evidence=evidence, column=first.start,
+                           columns=tuple(t.start for t in toks[:MAX_COLUMNS]),
+                           columns_truncated=len(toks) > MAX_COLUMNS, line_length=length,
+                           process=pre.process, process_api=pre.api, related=related, other_name=other,
+                           other_meaning=meaning))
+        registry = self.sc.registry
+        for sym, col in ln.symptoms:
+            text, start, end = self._excerpt(ln, col, col + len(sym.pattern))  # type: ignore[attr-defined]
+            likely = getattr(sym, "likely", None)
+            code = registry.get(likely) if likely else None
+            out.append(Hit(ln.line_no, text, start, end, text[start:end], code.value if code else None, code,
+                           family="llm_datadist", evidence=f"symptom {sym.id}",  # type: ignore[attr-defined]
+                           column=col, line_length=length, process=pre.process, process_api=pre.api,
+                           kind="symptom", symptom=sym))
+        if len(out) > 1:
+            out.sort(key=lambda h: h.column)
+        return out
+
+    @staticmethod
+    def _excerpt(ln: _Line, s: int, e: int) -> tuple[str, int, int]:
+        if ln.text is not None:
+            return ln.text, s, e
+        return ln.excerpts[s]
+
+    def lines_read(self, heads: list[bytes]) -> None:
+        """Lines that follow everything queued: give them to the hits waiting for context."""
+        if heads:
+            for item in self.queue:
+                if isinstance(item, _Pending) and len(item.after) < NEIGHBOURS:
+                    item.after.extend(heads[: NEIGHBOURS - len(item.after)])
+
+    def ready(self, final: bool = False) -> Iterator[Hit]:
+        """Hits whose context is known, in order (all of them at the end of input)."""
+        queue = self.queue
+        while queue:
+            item = queue[0]
+            if isinstance(item, _Pending):
+                if len(item.after) < NEIGHBOURS and not final:
+                    return
+                queue.popleft()
+                yield from self._resolve(item)
+            else:
+                queue.popleft()
+                yield item
+
+
+def _heads_after(data: bytes, start: int, end: int, limit: int) -> list[bytes]:
+    """The first :data:`CONTEXT_SPAN` bytes of up to ``limit`` lines of ``data[start:end]``."""
+    out: list[bytes] = []
+    pos = start
+    while pos < end and len(out) < limit:
+        nl = data.find(b"\n", pos, end)
+        stop = end if nl < 0 else nl
+        out.append(data[pos:min(stop, pos + CONTEXT_SPAN)])
+        if nl < 0:
+            break
+        pos = nl + 1
+    return out
+
+
+def _heads_before(data: bytes, start: int, limit: int) -> list[bytes]:
+    """The heads of up to ``limit`` lines ending before offset ``start`` (a line start), in order."""
+    out: list[bytes] = []
+    stop = start - 1  # the line break ending the previous line
+    while stop >= 0 and len(out) < limit:
+        begin = data.rfind(b"\n", 0, stop) + 1
+        out.append(data[begin:min(stop, begin + CONTEXT_SPAN)])
+        stop = begin - 1
+    out.reverse()
+    return out
+
+
+def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool) -> Iterator[Hit]:
+    run = _Run(sc)
+    m, starts_of = sc.matcher, sc.prefilter.starts
+    symptoms = sc.symptoms
+    long_ln: _Line | None = None
+    for seg in segments:
+        if seg[0] == "lines":
+            data: bytes = seg[1]
+            end = len(data)
+            run.lines_read(_heads_after(data, 0, end, NEIGHBOURS))
+            pos = 0
+            tail = list(run.tail)
+            for s in starts_of(data, end):
+                run.line_no += data.count(b"\n", pos, s)
+                pos = s
+                nl = data.find(b"\n", s, end)
+                e = end if nl < 0 else nl
+                raw = data[s:e]
+                if raw.endswith(b"\r"):
+                    raw = raw[:-1]
+                line = raw.decode("utf-8", "replace")
+                tokens = m.tokens(line, include_success=include_success)
+                _near(sc, line, tokens)
+                found = [(sym, i) for sym in symptoms if (i := line.find(sym.pattern)) >= 0]
+                if not tokens and not found:
+                    continue
+                ln = _Line(run.line_no, raw[:CONTEXT_SPAN], prefix(line[:HEAD]), line)
+                ln.tokens, ln.symptoms = tokens, found
+                before = _heads_before(data, s, NEIGHBOURS)
+                if len(before) < NEIGHBOURS:
+                    before = (tail + before)[-NEIGHBOURS:]
+                after = _heads_after(data, e + 1, end, NEIGHBOURS) if nl >= 0 else []
+                run.add(ln, before, after, complete=False)
+            run.line_no += data.count(b"\n", pos, end)
+            if data.endswith(b"\n"):
+                run.tail.extend(_heads_before(data, end, NEIGHBOURS))
+            else:  # the input's last line, without a line break
+                last = data.rfind(b"\n") + 1
+                run.tail.extend([*_heads_before(data, last, NEIGHBOURS - 1), data[last:last + CONTEXT_SPAN]])
+            yield from run.ready()
+        else:
+            _, text, lo, hi, base, head, final = seg
+            if long_ln is None:
+                before = list(run.tail)
+                run.lines_read([head])
+                long_ln = _Line(run.line_no, head, prefix(head[:HEAD].decode("utf-8", "replace")), None)
+                long_before = before
+            toks = m.tokens(text, lo, hi, include_success)
+            _near(sc, text, toks)
+            for t in toks:
+                long_ln.excerpts[base + t.start] = _long_excerpt(text, base, t.start, t.end)
+                t.start, t.end = base + t.start, base + t.end
+                long_ln.tokens.append(t)
+            for sym in symptoms:
+                i = text.find(sym.pattern, lo, hi + len(sym.pattern) - 1)
+                while i >= 0 and i < hi:
+                    long_ln.excerpts[base + i] = _long_excerpt(text, base, i, i + len(sym.pattern))
+                    long_ln.symptoms.append((sym, base + i))
+                    i = text.find(sym.pattern, i + 1, hi + len(sym.pattern) - 1)
+            if final:
+                long_ln.length = base + len(text)
+                if long_ln.tokens or long_ln.symptoms:
+                    run.add(long_ln, long_before, [], complete=False)
+                run.tail.append(head)
+                run.line_no += 1
+                long_ln = None
+                yield from run.ready()
+    yield from run.ready(final=True)
+
+
+def _near(sc: Scanner, text: str, tokens: list[Token]) -> None:
+    """Note the LLM DataDist context word within :data:`NEAR` characters of each shared number."""
+    words: list[tuple[int, str]] = []
+    searched = 0  # text[:searched] has been searched (each character once, plus 64 of overlap)
+    for t in tokens:
+        if t.kind != "shared":
+            continue
+        lo, hi = max(0, t.start - NEAR), t.end + NEAR
+        if hi > searched:
+            words += [w for w in sc.context.find_all(text, max(lo, searched - 64), hi) if w[0] >= searched - 64
+                      and (not words or w[0] > words[-1][0])]
+            searched = hi
+        t.near = words[-1][1] if words and words[-1][0] >= lo else None  # words are in order, all < hi
+
+
+def _long_excerpt(text: str, base: int, s: int, e: int) -> tuple[str, int, int]:
+    """A long line's excerpt for the token ``text[s:e]``: the line's start when in reach, `` … `` and the text around."""
+    lo, hi = max(0, s - EXCERPT_AROUND), min(len(text), e + EXCERPT_AROUND)
+    if base == 0 and lo <= EXCERPT_HEAD:
+        return text[:hi] + " …", s, e
+    # The line's own start is not in this piece: the caller's head is shown by the renderers.
+    return "… " + text[lo:hi] + " …", s - lo + 2, e - lo + 2
 
 
 def scan_stream(
-    stream: BinaryIO, *, registry: Registry | None = None, include_success: bool = False
+    stream: BinaryIO, *, registry: Registry | None = None, include_success: bool = False,
+    engine: str | None = None,
 ) -> Iterator[Hit]:
-    """Every status code in a binary stream, in order, one :class:`Hit` per occurrence.
+    """Every status code in a binary stream, in order: one :class:`Hit` per code per line.
 
-    Reads ``stream`` to its end in blocks (constant memory, any line length,
-    any bytes: invalid UTF-8 is decoded with replacement characters). The
-    success code is skipped unless ``include_success``. ``registry`` defaults
-    to the packaged one. I/O errors of ``stream`` propagate.
+    Reads ``stream`` to its end (constant memory, any line length, any bytes:
+    invalid UTF-8 is decoded with replacement characters). The success code
+    is skipped unless ``include_success``. ``registry`` defaults to the
+    packaged one; ``engine`` picks the prefilter (``hyperscan``, ``python``;
+    default the fastest installed). I/O errors of ``stream`` propagate.
     """
-    return _scan_blocks(iter_blocks(stream), matcher(registry), include_success)
+    return _scan_segments(iter_segments(stream), scanner(registry, engine), include_success)
 
 
 def scan_text(
-    text: str, *, registry: Registry | None = None, include_success: bool = False
+    text: str, *, registry: Registry | None = None, include_success: bool = False, engine: str | None = None,
 ) -> Iterator[Hit]:
     """Every status code in ``text`` (see :func:`scan_stream`); lines split at ``\\n``."""
-    data = text.encode("utf-8", "replace")
-    return _scan_blocks([(data, len(data))] if data else [], matcher(registry), include_success)
+    import io
+
+    return scan_stream(io.BytesIO(text.encode("utf-8", "replace")), registry=registry,
+                       include_success=include_success, engine=engine)
 
 
 def scan_with_context(
@@ -161,42 +475,63 @@ def scan_with_context(
     *,
     registry: Registry | None = None,
     include_success: bool = False,
+    engine: str | None = None,
 ) -> Iterator[tuple[list[tuple[int, str]], list[Hit], list[tuple[int, str]]]]:
     """Groups of hits with ``context`` lines around them, like ``grep -C``.
 
     Yields ``(before, hits, after)`` per line with hits: ``before``/``after``
     are ``(line_no, line)`` pairs not already shown in a previous group.
-    Slower than :func:`scan_stream` (every line is split out), same memory
-    bound plus ``context`` lines.
+    The hits are those of :func:`scan_stream` (the same engine reads the
+    stream); every line is also split out here to show the context, so this
+    is slower. Memory: the :func:`scan_stream` bound plus ``context`` lines
+    (long lines are kept as their first :data:`EXCERPT_HEAD` characters).
     """
-    m = matcher(registry)
-    lits = tuple(lit.decode("ascii") for lit in m.literals)
-    before: deque[tuple[int, str]] = deque(maxlen=max(context, 0))
-    pending: tuple[list[tuple[int, str]], list[Hit], list[tuple[int, str]]] | None = None
-    after_left = 0
-    line_no = 0
-    for buf, end in iter_blocks(stream):
-        block = bytes(buf[:end])
-        for raw in block.split(b"\n")[:-1] if block.endswith(b"\n") else block.split(b"\n"):
-            line_no += 1
-            if raw.endswith(b"\r"):
-                raw = raw[:-1]
-            line = raw.decode("utf-8", "replace")
-            hits = list(m.hits(line, line_no, include_success)) if any(lit in line for lit in lits) else []
-            if hits:
-                if pending is not None:
-                    yield pending
-                pending = (list(before), hits, [])
-                before.clear()
-                after_left = context
-            elif pending is not None and after_left > 0:
-                pending[2].append((line_no, line))
-                after_left -= 1
-            else:
-                if pending is not None:
-                    yield pending
-                    pending = None
-                before.append((line_no, line))
-        # A long-line piece without a newline is counted as its own line here.
-    if pending is not None:
-        yield pending
+    lines: deque[tuple[int, str]] = deque()  # recent lines, for "before"
+    counter = [0]
+    group: list = [None]  # the group being filled with "after" lines
+
+    def keep(n: int, raw: bytes) -> None:
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        item = (n, raw[:4 * EXCERPT_HEAD].decode("utf-8", "replace"))
+        g = group[0]
+        if g is not None and g[1][0].line_no < n <= g[1][0].line_no + context:
+            g[2].append(item)
+        lines.append(item)
+
+    def recording(segments: Iterator[tuple]) -> Iterator[tuple]:
+        for seg in segments:
+            # Hits wait for at most NEIGHBOURS later lines: older lines are no one's "before".
+            while lines and lines[0][0] < counter[0] - context - NEIGHBOURS - 1:
+                lines.popleft()
+            if seg[0] == "lines":
+                data = seg[1]
+                parts = data.split(b"\n")
+                if data.endswith(b"\n"):
+                    parts.pop()
+                for raw in parts:
+                    counter[0] += 1
+                    keep(counter[0], raw)
+            elif seg[6]:  # the last piece of a long line
+                counter[0] += 1
+                keep(counter[0], seg[5])
+            yield seg
+
+    hits = _scan_segments(recording(iter_segments(stream)), scanner(registry, engine), include_success)
+    shown = 0  # last line number already printed
+    for hit in hits:
+        g = group[0]
+        if g is not None and g[1][0].line_no == hit.line_no:
+            g[1].append(hit)
+            continue
+        if g is not None:
+            g[2][:] = [(n, t) for n, t in g[2] if n < hit.line_no]
+            if g[2]:
+                shown = g[2][-1][0]
+            yield g
+        before = [(n, t) for n, t in lines if hit.line_no - context <= n < hit.line_no and n > shown]
+        shown = hit.line_no
+        after = [(n, t) for n, t in lines if hit.line_no < n <= hit.line_no + context]
+        group[0] = (before, [hit], after)
+    if group[0] is not None:
+        yield group[0]

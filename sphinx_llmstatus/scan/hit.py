@@ -1,4 +1,4 @@
-"""One occurrence of a status code in scanned text."""
+"""One status code (or symptom) found on one line of scanned text."""
 
 from __future__ import annotations
 
@@ -9,13 +9,33 @@ from ..registry.model import StatusCode
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """A status code found on one line.
+    """A status code found on one line: one hit per code per line.
 
-    ``line_no`` is 1-based; ``line`` is the line decoded as UTF-8 with
-    ``errors="replace"``, without its line ending; ``line[start:end] == token``.
+    ``line_no`` is 1-based. ``line`` is the line decoded as UTF-8 with
+    ``errors="replace"``, without its line ending; for a line longer than the
+    engine keeps whole (:data:`sphinx_llmstatus.scan.engine.LONG_LINE` bytes)
+    it is an excerpt (the line's start, ``" … "``, the text around the token),
+    and ``line_length`` is the real length. ``line[start:end] == token``.
+    ``column`` is the 0-based character offset of the first occurrence in the
+    real line and ``columns`` those of every occurrence of the same code on
+    the line (at most :data:`MAX_COLUMNS`; ``columns_truncated`` says so).
+
     ``value`` is the number the token stands for (the code's value for names).
-    ``code`` is None for a number with the LLM DataDist layout (``0x5010B0xx``)
-    that the registry does not know.
+    ``family`` is the layer the number belongs to: ``llm_datadist``, or ``ge``,
+    ``acl_runtime``, ``hccl``, ``hixl`` for a number several layers share that
+    has no LLM DataDist context around it; ``evidence`` says what decided.
+    ``code`` is the registry code for LLM DataDist hits (None for a number
+    with the LLM DataDist layout that the registry does not know, and for
+    other families); ``related`` is the registry code sharing the number of
+    another family's hit (507053 is also Python's ``LLM_DEVICE_MEM_ERROR``);
+    ``other_name``/``other_meaning`` are that family's own reading.
+    ``process`` names the process the line's prefix names (``1254
+    (ker_DP25_EP25)``), ``process_api`` the API it implies (``GE(pid,python)``:
+    ``python``). ``kind`` is ``code`` or ``symptom`` (a framework's words
+    for a hidden code: ``symptom`` holds the registry record).
+    ``consequence_of`` is ``(file, line, name)`` of the first failure of the
+    same process when this generic code likely only passes it on (set by
+    :class:`sphinx_llmstatus.scan.report.Report` users such as ``llmstatus scan``).
     """
 
     line_no: int
@@ -25,6 +45,28 @@ class Hit:
     token: str
     value: int | None
     code: StatusCode | None
+    family: str = "llm_datadist"
+    evidence: str = ""
+    column: int = -1
+    columns: tuple[int, ...] = ()
+    columns_truncated: bool = False
+    line_length: int = -1
+    process: str | None = None
+    process_api: str | None = None
+    related: StatusCode | None = None
+    other_name: str | None = None
+    other_meaning: tuple[str, str] | None = None
+    kind: str = "code"
+    symptom: object = None
+    consequence_of: tuple[str, int, str] | None = None
+
+    def __post_init__(self) -> None:
+        if self.column < 0:
+            object.__setattr__(self, "column", self.start)
+        if not self.columns:
+            object.__setattr__(self, "columns", (self.column,))
+        if self.line_length < 0:
+            object.__setattr__(self, "line_length", len(self.line))
 
     @property
     def is_success(self) -> bool:
@@ -32,8 +74,18 @@ class Hit:
         return self.code is not None and self.code.is_success
 
     @property
+    def is_llm_datadist(self) -> bool:
+        """True for an LLM DataDist code (only those make a scan fail)."""
+        return self.kind == "code" and self.family == "llm_datadist"
+
+    @property
+    def is_failure(self) -> bool:
+        """An LLM DataDist code other than success: what sets ``llmstatus scan``'s exit status 1."""
+        return self.is_llm_datadist and not self.is_success
+
+    @property
     def api(self) -> str | None:
-        """The API the token was written by, as far as its form tells.
+        """The API whose view applies: the process's (``GE(pid,python)``), else the token's form.
 
         ``python`` for ``LLMStatusCode.X`` and reprs or a Python-only spelling,
         ``cpp`` for numbers and C++-only spellings (C++ code logs numbers);
@@ -42,6 +94,8 @@ class Hit:
         code = self.code
         if code is None:
             return None
+        if self.process_api is not None and code.view(self.process_api) is not None:
+            return self.process_api
         if "LLMStatusCode" in self.token:
             return "python" if code.python else code.views[0].api
         if "_" not in self.token:  # a number (names all have underscores)
@@ -51,3 +105,7 @@ class Hit:
         if len(spelled) == 1:  # a spelling only one API uses, or a one-API code
             return spelled[0]
         return None  # both APIs spell it so: the token does not tell
+
+
+#: Most columns kept per hit (a line can repeat a code millions of times).
+MAX_COLUMNS = 100_000

@@ -1,28 +1,40 @@
 """What counts as a status code in a log line (the recognition rules).
 
-Built from the registry, never from a hard-coded list. A token is a hit when
-it is one of:
+Built from the registry, never from a hard-coded list. A token is a candidate
+when it is one of:
 
-1. A code name in a vendor spelling (canonical, Python or C++ name), possibly
-   qualified (``LLMStatusCode.X``, ``ge::X``, ``llm_datadist::X``) or as a
-   Python repr (``<LLMStatusCode.X: 1343270921>``, one hit). Aliases that are
-   another library's names (``ACL_ERROR_RT_...``) are not scanned.
-2. A number with the LLM DataDist layout, ``0x5010B000``-``0x5010BFFF``, in
-   decimal (``1343270921``), hex (``0x5010B009``) or bare hex (``5010b009``),
-   anywhere, as a token of its own. Unknown values give a hit with code None.
-3. Any other positive registry value (``4294967295``/``0xFFFFFFFF`` =
-   ``LLM_FAILED``, ``507053``, ``507057``) only right after a status keyword
-   (``ret``, ``retcode``, ``return code``, ``status``, ``status_code``,
-   ``error code``, ``errcode``, ``ErrorNo``, ``errno``...) and ``=``, ``:``,
-   ``is`` or a space: these numbers also mean other things (UINT32_MAX, ACL
-   runtime errors of other libraries). Decimal, or 8-digit hex for values
-   that have 8 hex digits.
-4. ``0`` and ``-1`` are never hits as bare numbers (every C call logs
+1. ``name``: a code name in a vendor spelling (canonical, Python or C++ name),
+   possibly qualified (``LLMStatusCode.X``, ``ge::X``, ``llm_datadist::X``) or
+   as a Python repr (``<LLMStatusCode.X: 1343270921>``, one token). Aliases
+   that are another library's names (``ACL_ERROR_RT_...``) are not scanned.
+2. ``layout``: a number with the LLM DataDist layout, ``0x5010B000``-
+   ``0x5010BFFF``, in decimal (``1343270921``), hex (``0x5010B009``) or bare
+   hex (``5010b009``), as a token of its own, unless it is the value of a
+   field (``remote_ip=1343270921``, ``port:``, ``pid=``, ``cluster_id=``...:
+   an IP written as an integer, a port, an id). Unknown values give a token
+   with code None.
+3. ``shared``: any other positive registry value (``4294967295``/
+   ``ffffffff``, ``507053``, ``507057``) only right after a status keyword:
+   ``ret``, ``<x>_ret`` (``k_ret``), ``retcode``, ``return code``, ``rc``,
+   ``result``, ``status``, ``status_code``, ``error``, ``err``, ``errno``,
+   ``error code``, ``errcode``, ``ErrorNo``, ``code``..., then ``=``, ``:``,
+   ``is`` or a space. These numbers belong to several layers; which one is
+   decided from the context (:mod:`sphinx_llmstatus.scan.engine`). Decimal,
+   or 8 hex digits of one case for values that have 8 hex digits.
+4. ``other``: another layer's number after a status keyword: a HIXL/ADXL
+   status (``ErrorNo: 103905()``), an ACL runtime code (``ErrCode=507046``) or
+   an HCCL error number (``errNo[0x0000000005000007]``): reported under its
+   own family, never as LLM DataDist's.
+5. ``0`` and ``-1`` are never tokens as bare numbers (every C call logs
    ``ret = 0`` and ``ret = -1``); only as names or reprs.
 
-Not hits: a token that is an operand of ``==`` or ``!=`` (the expected value
-in ``Check failed: ret == LLM_SUCCESS``); digits inside a longer token (ids,
-hashes, URLs, paths, dotted numbers); success codes unless asked for.
+Not tokens: an operand of ``==`` or ``!=`` (the expected value in ``Check
+failed: ret == LLM_SUCCESS``); digits inside a longer token (ids, hashes,
+URLs, paths, dotted numbers); success codes unless asked for.
+
+Every rule is linear in the line: the regular expressions have no nested or
+adjacent unbounded quantifiers, and every look around a token (qualifier,
+keyword, field name, comparison) reads a bounded window of characters.
 """
 
 from __future__ import annotations
@@ -30,15 +42,35 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ..registry.layout import neighbour_family
 from ..registry.model import LLM_CODE_BASE, LLM_CODE_MASK, Registry, StatusCode
-from .hit import Hit
 
-_KEYWORDS = (
-    r"ret(?:_?code|_?val(?:ue)?)?|return[ _](?:code|value)|rc|result[ _]code"
-    r"|status(?:[ _]?code)?|err(?:or)?[ _]?(?:code|no|num)|errno"
+#: Status keywords before a shared number (``k_ret = ffffffff``, ``ErrorNo: 4294967295``).
+_KEYWORD = (
+    r"(?<![A-Za-z0-9])"
+    r"(?:ret(?:_?code|_?val(?:ue)?)?|return(?:[ _](?:code|value))?|rc|result(?:[ _]code)?"
+    r"|status(?:[ _]?code)?|err(?:or)?(?:[ _]?(?:code|no|num))?|errno|code)"
+    r"[ \t]{0,4}(?:(?<![=!<>])[:=](?!=)|[ \t]is|\[|\()?[ \t]{0,4}"
 )
-_NOT_IN_WORD_BEFORE = r"(?<![A-Za-z0-9_])(?<![A-Za-z0-9][-./#%@+])"
-_NOT_IN_WORD_AFTER = r"(?![A-Za-z0-9_])(?![-./#%@+][A-Za-z0-9])"
+_KEYWORD_END = re.compile(_KEYWORD + r"\Z", re.IGNORECASE)
+# "<name> =" / "<name>:" right before a number: a field, when the name says so.
+_FIELD_END = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z][A-Za-z0-9_]{0,39})(?:[ \t]{0,4}[:=][ \t]{0,4}|[ \t]{1,4})\Z")
+_FIELD_SUFFIXES = (
+    "ip", "ips", "addr", "address", "host", "port", "pid", "tid", "id", "ids", "uid", "rank", "size",
+    "len", "length", "offset", "seq", "index", "idx", "hash", "key", "time", "ts", "timestamp", "count",
+    "num", "number", "timeout", "device", "dev",
+)
+_STATUS_NAMES = re.compile(r"(?:ret|rc|result|status|err|error|errno|code)", re.IGNORECASE)
+_REPR_TAIL = re.compile(r"[ \t]{0,8}:[ \t]{0,8}-?\d{1,20}[ \t]{0,8}>")
+_QUALIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}\Z")
+#: Other layers' numbers reported (under their family) after a status keyword:
+#: HIXL/ADXL statuses, ACL runtime codes and HCCL error numbers
+#: (:data:`sphinx_llmstatus.registry.layout.NEIGHBOUR_FAMILIES`, ``errNo[0x0000000005000007]``).
+_OTHER_NUMBERS = r"10390[0-5]|203900|503900|107[0-9]{3}|207[0-9]{3}|507[0-9]{3}|0[xX]0{0,15}50[0-3][0-9A-Fa-f]{4}"
+#: Lines up to this many characters are matched with one alternation.
+SHORT_LINE = 2048
+#: Characters looked at before a token (keyword, field name, qualifiers).
+LOOKBEHIND = 128
 _LAYOUT_LAST = LLM_CODE_BASE | ~LLM_CODE_MASK & 0xFFFFFFFF
 
 
@@ -49,12 +81,25 @@ def _common_prefix(a: str, b: str) -> str:
     return a[:n]
 
 
+class Token:
+    """A candidate on one line: span, kind (``name``/``layout``/``shared``/``other``), value and code."""
+
+    __slots__ = ("start", "end", "kind", "value", "code", "python_form", "near")
+
+    def __init__(self, start: int, end: int, kind: str, value: int | None, code: StatusCode | None,
+                 python_form: bool = False) -> None:
+        self.start, self.end, self.kind, self.value, self.code = start, end, kind, value, code
+        self.python_form = python_form
+        self.near: str | None = None  # LLM DataDist context word near a shared number (engine)
+
+
 class Matcher:
     """The recognition rules compiled for one registry.
 
-    ``literals`` are byte strings of which every hit token contains at least
-    one; the engine finds candidate lines with them and runs :meth:`hits` on
-    those lines only.
+    ``literals`` are byte strings of which every token contains at least one
+    (ASCII, case-sensitive, for a quick literal prefilter); ``prefilter`` are
+    byte regular expressions (no look-around) that every token matches, for
+    a multi-pattern engine. :meth:`tokens` applies the precise rules to one line.
     """
 
     def __init__(self, registry: Registry):
@@ -64,91 +109,202 @@ class Matcher:
             for spelling in (code.name, *(v.name for v in code.views)):
                 names.setdefault(spelling, code)
         self.names = names
-        self.context_values = {
-            c.value: c for c in registry if c.value > 0 and not c.is_llm_layout
-        }
-        alt = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-        self.pattern = re.compile(
-            rf"(?P<repr><\s*LLMStatusCode\.(?P<rname>{alt})\s*:\s*-?\d+\s*>)"
-            rf"|(?<![A-Za-z0-9_])(?P<qual>(?:[A-Za-z_][A-Za-z0-9_]*(?:\.|::))*)(?P<name>{alt})(?![A-Za-z0-9_])"
-            rf"|(?<![A-Za-z0-9_])(?i:{_KEYWORDS})(?![A-Za-z0-9_])"
-            rf"\s*(?:(?<![=!<>])[:=](?!=)|\bis\b)?\s*"
-            rf"(?P<cnum>0[xX](?P<cx>[0-9A-Fa-f]+)|(?P<cd>\d{{1,20}})(?![A-Za-z0-9_])|(?P<ch>[0-9A-Fa-f]{{8}})){_NOT_IN_WORD_AFTER}"
-            rf"|{_NOT_IN_WORD_BEFORE}(?P<num>(?:0[xX])?(?P<nx>{LLM_CODE_BASE >> 16:x}[bB][0-9A-Fa-f]{{3}})"
-            rf"|(?P<nd>\d{{10}})){_NOT_IN_WORD_AFTER}"
+        #: Values that are tokens only after a keyword (they also mean other things).
+        self.shared_values = {c.value: c for c in registry if c.value > 0 and not c.is_llm_layout}
+        heads = sorted({n[:4] for n in names})
+        lo, hi = str(LLM_CODE_BASE), str(_LAYOUT_LAST)
+        dec_prefix = _common_prefix(lo, hi) if len(lo) == len(hi) else ""
+        layout_dec = re.escape(dec_prefix) + rf"\d{{{len(lo) - len(dec_prefix)}}}" if dec_prefix else r"(?!)"
+        layout_hex = f"{LLM_CODE_BASE >> 16:x}[bB][0-9A-Fa-f]{{3}}"
+        hex_values = sorted(f"{v:08x}" for v in self.shared_values if v >= 0x10000000)
+        after = r"(?![A-Za-z0-9_])(?![-./#%@+][A-Za-z0-9])"
+        # One expression per literal start: Python's re then skips to each
+        # occurrence of the literal in C, so a line without one costs almost
+        # nothing whatever its length; boundaries and keywords are checked
+        # on the (few) matches, in bounded windows.
+        scans = [(re.escape(h) + r"[A-Za-z0-9_]{0,60}(?![A-Za-z0-9_])", "name") for h in heads]
+        scans += [(layout_hex + after, "lh"), (layout_dec + after, "ld")]
+        scans += [(form + after, "sv") for h in hex_values for form in (h, h.upper())]
+        scans += [(re.escape(str(v)) + after, "sv") for v in sorted(self.shared_values)]
+        scans += [(p + after, "ov") for p in _OTHER_NUMBERS.split("|")]
+        self._scans = [(re.compile(p), kind) for p, kind in scans]
+        # Short lines: one alternation of the same expressions (one call instead of one per
+        # literal; on a long line the literal-led expressions above skip faster).
+        self._short = re.compile("|".join(f"(?P<k{i}>{p})" for i, (p, _) in enumerate(scans)))
+        self._short_kinds = {f"k{i}": kind for i, (_, kind) in enumerate(scans)}
+        self.literals = self._literals(heads, dec_prefix, hex_values)
+        self.prefilter = (
+            tuple(re.escape(n).encode() for n in sorted(names))
+            + (layout_hex.encode(), layout_dec.encode())
+            + tuple(f"(?i:{h})".encode() for h in hex_values)
+            + tuple(str(v).encode() for v in sorted(self.shared_values))
+            + (_OTHER_NUMBERS.encode(),)
         )
-        self.literals = self._literals()
 
-    def _literals(self) -> tuple[bytes, ...]:
-        lits: set[str] = {n[:4] for n in self.names}
-        # Every hex layout number contains the top 16 bits; every decimal one
-        # the common prefix of the range's ends (its first digit dropped: a
-        # rarer first byte makes the literal search faster).
+    def _literals(self, heads: list[str], dec_prefix: str, hex_values: list[str]) -> tuple[bytes, ...]:
+        lits: set[str] = set(heads)
         lits.add(f"{LLM_CODE_BASE >> 16:x}")
-        lits.add(_common_prefix(str(LLM_CODE_BASE), str(_LAYOUT_LAST))[1:])
-        decimals = sorted(str(v) for v in self.context_values)
-        for v in self.context_values:
-            if v >= 0x10000000:
-                lits.update((f"{v:x}", f"{v:X}"))
-        # Merge decimals that share a long prefix (507053, 507057 -> 50705).
+        lits.add(f"{LLM_CODE_BASE >> 16:X}")
+        if dec_prefix:
+            lits.add(dec_prefix[1:] or dec_prefix)  # a rarer first byte makes the search faster
+        for h in hex_values:
+            lits.update((h, h.upper()))
+        decimals = sorted(str(v) for v in self.shared_values)
         merged: list[str] = []
-        for d in decimals:
+        for d in decimals:  # 507053, 507057 -> 50705
             if merged and len(p := _common_prefix(merged[-1], d)) >= 5:
                 merged[-1] = p
             else:
                 merged.append(d)
         lits.update(merged)
-        # Drop literals that contain another literal.
-        out = sorted(lits, key=len)
         keep: list[str] = []
-        for lit in out:
+        for lit in sorted(lits, key=len):
             if not any(k in lit for k in keep):
                 keep.append(lit)
         return tuple(s.encode("ascii") for s in keep)
 
-    def _token_has_literal(self, token: str) -> bool:
-        return any(lit.decode("ascii") in token for lit in self.literals)
+    def _matches(self, line: str, lo: int, stop: int) -> Iterator[tuple[re.Match[str], str]]:
+        if stop - lo <= SHORT_LINE:
+            kinds = self._short_kinds
+            for m in self._short.finditer(line, lo, stop):
+                yield m, kinds[m.lastgroup or ""]
+        else:
+            for rx, kind in self._scans:
+                for m in rx.finditer(line, lo, stop):
+                    yield m, kind
 
-    def hits(self, line: str, line_no: int, include_success: bool = False) -> Iterator[Hit]:
-        """Every hit on one decoded line (no line ending), left to right."""
-        for m in self.pattern.finditer(line):
+    def tokens(self, line: str, lo: int = 0, hi: int | None = None,
+               include_success: bool = False) -> list[Token]:
+        """The candidates of ``line`` whose start is in ``[lo, hi)``, left to right.
+
+        ``lo``/``hi`` let a long line be scanned in overlapping pieces: the
+        rules read at most :data:`LOOKBEHIND` characters before a token and a
+        few dozen after it.
+        """
+        hi = len(line) if hi is None else hi
+        stop = min(len(line), hi + 96)
+        out: list[Token] = []
+        names, by_value, shared = self.names, self.registry.by_value, self.shared_values
+        keyword_ok: dict[str, bool] = {}  # per window text: dense lines repeat them
+        field_of: dict[str, bool] = {}
+        for m, kind in self._matches(line, lo, stop):
+            s = m.start()
+            if s >= hi:
+                continue
+            end = m.end()
             code: StatusCode | None
-            if m.group("repr") is not None:
-                start, end = m.span("repr")
-                code = self.names[m.group("rname")]
-                value: int | None = code.value
-            elif m.group("name") is not None:
-                start, end = m.start("qual"), m.end("name")
-                code = self.names[m.group("name")]
+            python_form = False
+            if kind == "name":
+                code = names.get(m.group())
+                if code is None or (s > 0 and _WORD_CHAR(line[s - 1])):
+                    continue
+                start = qs = _qualifier_start(line, s)
+                if qs < s:
+                    python_form = "LLMStatusCode" in line[qs:s]
+                    if python_form:  # a repr: <LLMStatusCode.X: 1343270921> is one token
+                        lt = line.rfind("<", max(0, qs - 8), qs)
+                        tail = _REPR_TAIL.match(line, end) if lt >= 0 and not line[lt + 1:qs].strip() else None
+                        if tail is not None:
+                            start, end = lt, tail.end()
                 value = code.value
-            elif m.group("cnum") is not None:
-                start, end = m.span("cnum")
-                digits = m.group("cx") or m.group("ch")
-                value = int(digits, 16) if digits else int(m.group("cd"))
-                if _has_layout(value):
-                    code = self.registry.by_value(value)
-                else:
-                    code = self.context_values.get(value)
+                tok_kind = "name"
+            elif kind in ("lh", "ld"):
+                start = s - 2 if kind == "lh" and line[s - 2:s] in ("0x", "0X") else s
+                if _in_word(line, start):
+                    continue
+                value = int(m.group(), 16) if kind == "lh" else int(m.group())
+                if (value & LLM_CODE_MASK) != LLM_CODE_BASE or value > 0xFFFFFFFF:
+                    continue
+                window = line[max(0, start - 49):start]
+                field = field_of.get(window)
+                if field is None:
+                    field = field_of[window] = _is_field_value(line, start)
+                if field:
+                    continue
+                code = by_value(value)
+                tok_kind = "layout"
+            else:
+                text = m.group()
+                start = s - 2 if line[s - 2:s] in ("0x", "0X") and text[:2] not in ("0x", "0X") else s
+                # The verdict depends on these characters only (the look-behind reads one more).
+                window = line[max(0, start - 29):start]
+                ok = keyword_ok.get(window)
+                if ok is None:
+                    ok = keyword_ok[window] = _KEYWORD_END.search(line, max(0, start - 28), start) is not None
+                if not ok:
+                    continue
+                if kind == "sv":
+                    hexed = start < s or len(text) == 8
+                    value = int(text, 16) if hexed else int(text)
+                    code = shared.get(value)
                     if code is None:
                         continue
-                    if digits and (len(digits) != 8 or not (digits.islower() or digits.isupper())):
+                    tok_kind = "shared"
+                else:
+                    value = int(text, 16) if text[:2] in ("0x", "0X") else int(text)
+                    if value in shared or neighbour_family(value) is None:
                         continue
-            else:
-                start, end = m.span("num")
-                value = int(m.group("nx"), 16) if m.group("nx") else int(m.group("nd"))
-                if not _has_layout(value):
-                    continue
-                code = self.registry.by_value(value)
-            token = line[start:end]
+                    code, tok_kind = None, "other"
             if code is not None and code.is_success and not include_success:
                 continue
-            if _is_comparison_operand(line, start, end) or not self._token_has_literal(token):
+            if _is_comparison_operand(line, start, end):
                 continue
-            yield Hit(line_no, line, start, end, token, value, code)
+            out.append(Token(start, end, tok_kind, value, code, python_form))
+        if len(out) > 1:
+            out.sort(key=lambda t: (t.start, -t.end))
+            kept: list[Token] = []
+            last_end = -1
+            for t in out:
+                if t.start >= last_end:  # the number inside a repr is part of it
+                    kept.append(t)
+                    last_end = t.end
+            out = kept
+        return out
 
 
-def _has_layout(value: int) -> bool:
-    return 0 <= value <= 0xFFFFFFFF and (value & LLM_CODE_MASK) == LLM_CODE_BASE
+def _in_word(line: str, s: int) -> bool:
+    """True when ``line[s]`` continues a word, a path, a URL or a dotted/dashed id."""
+    if s == 0:
+        return False
+    c = line[s - 1]
+    if _WORD_CHAR(c):
+        return True
+    return c in "-./#%@+" and s >= 2 and line[s - 2].isascii() and line[s - 2].isalnum()
+
+
+def _WORD_CHAR(c: str) -> bool:  # noqa: N802 (a predicate used like a character class)
+    return c.isascii() and (c.isalnum() or c == "_")
+
+
+def _qualifier_start(line: str, s: int) -> int:
+    """Start of the ``a.b::`` qualifier chain ending at ``s`` (at most 8 links, bounded)."""
+    start = s
+    for _ in range(8):
+        if line[start - 1:start] == ".":
+            sep = 1
+        elif line[start - 2:start] == "::":
+            sep = 2
+        else:
+            break
+        m = _QUALIFIER.search(line, max(0, start - sep - 64), start - sep)
+        if m is None or (m.start() > 0 and (line[m.start() - 1].isalnum() or line[m.start() - 1] == "_")):
+            break
+        start = m.start()
+    return start
+
+
+def _is_field_value(line: str, s: int) -> bool:
+    """True when the number at ``s`` is the value of a field such as ``remote_ip=`` or ``port:``."""
+    m = _FIELD_END.search(line, max(0, s - 48), s)
+    if m is None:
+        return False
+    name = m.group(1)
+    if _STATUS_NAMES.fullmatch(name.rsplit("_", 1)[-1]) or _KEYWORD_END.search(line, max(0, s - 48), s):
+        return False
+    low = name.lower()
+    # snake_case and camelCase: cluster_id, remoteIp, devicePort
+    last = re.split(r"_|(?<=[a-z0-9])(?=[A-Z])", name)[-1].lower()
+    return last in _FIELD_SUFFIXES or low in _FIELD_SUFFIXES
 
 
 def _is_comparison_operand(line: str, start: int, end: int) -> bool:

@@ -1,0 +1,129 @@
+"""Find the lines worth a close look, fast: Hyperscan when its wheel is there, else Python's ``re``.
+
+Every token the rules accept (:mod:`sphinx_llmstatus.scan.rules`) and every
+symptom pattern matches one of :attr:`Matcher.prefilter`'s byte patterns
+(literals and fixed-width classes, no look-around), so the engine only has to
+run the precise rules on the lines those patterns find. Both prefilters
+return the same line starts; the precise rules decide, so the hits are
+identical whichever runs.
+
+Why Hyperscan (``hyperscan`` on PyPI, wheels for Linux x86_64 and aarch64):
+measured by ``bench/bench_scan.py --engines``, a multi-literal/regex scan of
+a 4 MiB block costs well under a millisecond whatever the words in it, and
+the Python callback runs once per match, and a scan that finds many stops and
+resumes at the next line. RE2 (``google-re2``) matches one
+regular expression at a time and has no such stop-and-resume interface
+through its Python binding, so it cannot beat GNU grep's DFA on a whole block.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+#: ``LLMSTATUS_SCAN_ENGINE=python`` forces the pure-Python prefilter.
+ENV = "LLMSTATUS_SCAN_ENGINE"
+
+
+class PythonPrefilter:
+    """Line starts of the lines matching any pattern, with one ``re`` alternation."""
+
+    name = "python"
+
+    def __init__(self, patterns: Sequence[bytes]) -> None:
+        self._search = re.compile(b"|".join(b"(?:" + p + b")" for p in patterns)).search
+
+    def starts(self, data: bytes, end: int) -> list[int]:
+        """Sorted start offsets of the lines of ``data[:end]`` holding a match."""
+        out: list[int] = []
+        search, find, rfind = self._search, data.find, data.rfind
+        pos = 0
+        while True:
+            m = search(data, pos, end)
+            if m is None:
+                return out
+            p = m.start()
+            out.append(rfind(b"\n", 0, p) + 1)
+            nl = find(b"\n", p, end)
+            if nl < 0:
+                return out
+            pos = nl + 1
+
+
+class HyperscanPrefilter:
+    """Same as :class:`PythonPrefilter`, with a Hyperscan block-mode database."""
+
+    name = "hyperscan"
+
+    def __init__(self, patterns: Sequence[bytes]) -> None:
+        import hyperscan
+
+        self._hs = hyperscan
+        self._db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+        self._db.compile(expressions=list(patterns), ids=list(range(len(patterns))), elements=len(patterns),
+                         flags=[0] * len(patterns))
+
+    #: Matches collected per scan call; past that the scan stops and resumes at the next line,
+    #: so a block of lines full of matches costs one callback per line, not per match.
+    BATCH = 1024
+
+    def starts(self, data: bytes, end: int) -> list[int]:
+        out: list[int] = []
+        found: list[int] = []
+        batch = self.BATCH
+        terminated = self._hs.ScanTerminated
+
+        def on_match(_id: int, _from: int, to: int, _flags: int, _ctx: object) -> bool:
+            found.append(to)
+            return len(found) >= batch
+
+        view = memoryview(data)
+        find, rfind = data.find, data.rfind
+        pos = 0
+        try:
+            while pos < end:
+                found.clear()
+                try:
+                    self._db.scan(view[pos:end] if pos else view[:end], match_event_handler=on_match)  # type: ignore[type-var]
+                except terminated:
+                    pass
+                if not found:
+                    break
+                line_end = -1
+                for to in found:
+                    p = pos + to - 1  # last byte of the match
+                    if p < line_end:
+                        continue
+                    out.append(rfind(b"\n", 0, p) + 1)
+                    nl = find(b"\n", p, end)
+                    line_end = end if nl < 0 else nl
+                if len(found) < batch or line_end >= end:
+                    break
+                pos = line_end + 1
+        finally:
+            view.release()
+        return out
+
+
+def available() -> tuple[str, ...]:
+    """The prefilters that can run here, fastest first."""
+    try:
+        import hyperscan  # noqa: F401
+    except ImportError:
+        return ("python",)
+    return ("hyperscan", "python")
+
+
+def make(patterns: Sequence[bytes], engine: str | None = None) -> PythonPrefilter | HyperscanPrefilter:
+    """The prefilter ``engine`` (``hyperscan``/``python``; None: ``$LLMSTATUS_SCAN_ENGINE`` or the fastest).
+
+    Raises ValueError for an engine that is unknown or not installed.
+    """
+    engine = engine or os.environ.get(ENV) or available()[0]
+    if engine not in available():
+        raise ValueError(f"scan engine {engine!r} is not available here (have: {', '.join(available())})")
+    return HyperscanPrefilter(patterns) if engine == "hyperscan" else PythonPrefilter(patterns)

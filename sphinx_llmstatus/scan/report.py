@@ -1,0 +1,92 @@
+"""What a scan found, for a person on call: first failure per process, counts, consequences.
+
+Real logs repeat (FIELD-NOTES.md section 3): after the first ``LLM_LINK_FAILED``
+a process logs several ``LLM_FAILED`` lines that only pass the failure on.
+:class:`Report` takes the hits in file order and keeps, per process (the
+line prefix's process, else the file), the first LLM DataDist failure; a
+later generic code (``LLM_FAILED``, ``LLM_UNKNOWN_ERROR``) in the same process
+after a specific first failure is marked as its likely consequence.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .hit import Hit
+
+#: Values of the codes that only pass a failure on (0xFFFFFFFF, -1).
+GENERIC_VALUES = frozenset({0xFFFFFFFF, -1})
+
+
+def hit_name(hit: Hit) -> str:
+    """The name a hit is counted under: the code, the other family's name, the symptom id, or the hex."""
+    if hit.kind == "symptom":
+        return str(getattr(hit.symptom, "id", "symptom"))
+    if hit.code is not None:
+        return hit.code.name
+    if hit.other_name:
+        return hit.other_name
+    return f"0x{(hit.value or 0) & 0xFFFFFFFF:08X}"
+
+
+def is_generic(hit: Hit) -> bool:
+    """True for an LLM DataDist code that only says "failed" (``LLM_FAILED``, ``LLM_UNKNOWN_ERROR``)."""
+    return hit.code is not None and hit.code.value in GENERIC_VALUES
+
+
+class Report:
+    """Counts and first failures of one scan (one or more files), fed hit by hit in file order."""
+
+    def __init__(self) -> None:
+        #: (file, process) -> the first LLM DataDist failure of that process.
+        self.first: dict[tuple[str, str | None], tuple[str, Hit]] = {}
+        #: LLM DataDist code name -> hits; family -> name -> hits; symptom id -> hits.
+        self.counts: Counter[str] = Counter()
+        self.other: dict[str, Counter[str]] = {}
+        self.symptoms: Counter[str] = Counter()
+        self.consequences: Counter[str] = Counter()
+        self.codes: dict[str, Hit] = {}
+
+    def add(self, file: str, hit: Hit) -> tuple[str, Hit] | None:
+        """Count ``hit`` (found in ``file``); return ``(file, first failure)`` when it is a likely consequence of it."""
+        name = hit_name(hit)
+        if hit.kind == "symptom":
+            self.symptoms[name] += 1
+            return None
+        if not hit.is_llm_datadist:
+            self.other.setdefault(hit.family, Counter())[name] += 1
+            return None
+        self.counts[name] += 1
+        self.codes.setdefault(name, hit)
+        if not hit.is_failure:
+            return None
+        key = (file, hit.process)
+        first = self.first.get(key)
+        if first is None:
+            self.first[key] = (file, hit)
+            return None
+        if is_generic(hit) and not is_generic(first[1]):
+            self.consequences[name] += 1
+            return first
+        return None
+
+    @property
+    def failures(self) -> int:
+        """LLM DataDist failure hits (what makes ``llmstatus scan`` exit 1)."""
+        return sum(n for name, n in self.counts.items() if not self.codes[name].is_success)
+
+    def first_failures(self) -> list[dict[str, object]]:
+        """``[{file, line, name, process}]`` in order of appearance."""
+        return [{"file": f, "line": h.line_no, "name": hit_name(h), "process": h.process}
+                for f, h in self.first.values()]
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON summary object (``llmstatus scan --summary --json``)."""
+        return {
+            "first_failures": self.first_failures(),
+            "counts": dict(self.counts.most_common()),
+            "likely_consequences": dict(self.consequences.most_common()),
+            "failures": self.failures,
+            "other_families": {fam: dict(c.most_common()) for fam, c in self.other.items()},
+            "symptoms": dict(self.symptoms.most_common()),
+        }

@@ -1,0 +1,84 @@
+"""``llmstatus scan`` end to end: file == pipe, long lines, --summary --json, exit status by family."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+CLI = [sys.executable, "-m", "sphinx_llmstatus", "scan"]
+
+
+def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([*CLI, *args], input=stdin, capture_output=True, check=False, timeout=300)
+
+
+def rows(p: subprocess.CompletedProcess) -> list[dict]:
+    out = [json.loads(line) for line in p.stdout.decode().splitlines()]
+    for r in out:
+        r.pop("file")
+        r.get("likely_consequence_of", {}).pop("file", None)
+    return out
+
+
+def test_file_and_pipe_give_the_same_json_with_a_line_of_20_mib(tmp_path):
+    head = b"(VllmWorker rank=1 pid=77) ERROR 01-01 10:00:05 "
+    filler = b"filler \xc3\xa9 " * ((20 << 20) // 11)
+    data = (b"a\n" + head + b"ret = 1343270921 " + filler + b" PushKvBlocks failed, k_ret = ffffffff\n"
+            + b"b\nLLMStatusCode.LLM_TIMEOUT\n")
+    log = tmp_path / "long.log"
+    log.write_bytes(data)
+    by_file, by_pipe = run("--json", str(log)), run("--json", "-", stdin=data)
+    assert by_file.returncode == by_pipe.returncode == 1
+    assert rows(by_file) == rows(by_pipe)
+    got = rows(by_file)
+    assert [(r["line"], r["name"], r["family"]) for r in got] == [
+        (2, "LLM_LINK_FAILED", "llm_datadist"), (2, "LLM_FAILED", "llm_datadist"), (4, "LLM_TIMEOUT", "llm_datadist")]
+    line = (head + b"ret = 1343270921 " + filler).decode()
+    assert got[0]["column"] == len(head) + 7 and got[1]["column"] == len(line) + len(" PushKvBlocks failed, k_ret = ") + 1
+    assert got[0]["text_truncated"] and got[0]["text"].startswith(head.decode()) and len(got[0]["text"]) <= 1000
+    p = run("-C", "1", str(log))  # line numbers after the long line stay right
+    assert f"{log}-3-  b" in p.stdout.decode() and f"{log}:4: LLM_TIMEOUT" in p.stdout.decode()
+
+
+def test_summary_json_and_exit_status_by_family(tmp_path):
+    log = tmp_path / "w.log"
+    log.write_text(
+        "(VllmWorker rank=0 pid=9) ERROR [link] failed, error code is LLMStatusCode.LLM_LINK_FAILED, {1: 0}.\n"
+        "(VllmWorker rank=0 pid=9) ERROR [pull_blocks] failed, error code is LLMStatusCode.LLM_FAILED, {}.\n"
+        "[ERROR] GE(5,ker):x [error_tracking.cc:113] ErrorTrackingCallback: ErrorNo: 4294967295(failed)\n")
+    p = run("--summary", "--json", str(log))
+    assert p.returncode == 1
+    report = json.loads(p.stdout)
+    assert report["first_failures"] == [{"file": str(log), "line": 1, "name": "LLM_LINK_FAILED",
+                                         "process": "9 (VllmWorker rank=0)"}]
+    assert report["counts"] == {"LLM_LINK_FAILED": 1, "LLM_FAILED": 1}
+    assert report["likely_consequences"] == {"LLM_FAILED": 1}
+    assert report["other_families"] == {"ge": {"ge::FAILED": 1}}
+    text = run(str(log)).stdout.decode()
+    assert text.index("Other layers") < text.index("First failure per process") < text.index("Summary")
+    assert "(likely a consequence of LLM_LINK_FAILED at" in text
+    only_ge = tmp_path / "ge.log"
+    only_ge.write_text(log.read_text().splitlines()[2] + "\n")
+    assert run(str(only_ge)).returncode == 0  # another layer's failure: not ours to fail on
+
+
+def test_compressed_by_content_whatever_the_name(tmp_path):
+    import gzip
+
+    packed = tmp_path / "worker.log.1"
+    packed.write_bytes(gzip.compress(b"ret = 1343270921\n"))
+    p = run("--json", str(packed))
+    assert p.returncode == 1 and [r["name"] for r in rows(p)] == ["LLM_LINK_FAILED"]
+    p = run("--json", "-", stdin=packed.read_bytes())
+    assert [r["name"] for r in rows(p)] == ["LLM_LINK_FAILED"]
+
+
+def test_lookup_names_the_family_instead_of_a_nonsense_ge_layout():
+    p = subprocess.run([sys.executable, "-m", "sphinx_llmstatus", "0x05000007"], capture_output=True, check=False)
+    err = p.stderr.decode()
+    assert p.returncode == 1 and "HCCL error number (HCCL_E_UNAVAIL, sub-module HCCL)" in err and "sysid" not in err
+    p = subprocess.run([sys.executable, "-m", "sphinx_llmstatus", "123"], capture_output=True, check=False)
+    assert "nor a GE error number" in p.stderr.decode() and "sysid" not in p.stderr.decode()
+    p = subprocess.run([sys.executable, "-m", "sphinx_llmstatus", "0x50100001"], capture_output=True, check=False)
+    assert "GE layout: runtime=1 (host)" in p.stderr.decode()

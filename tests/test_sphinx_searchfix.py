@@ -39,6 +39,6 @@ def test_running_sphinx_still_needs_the_workaround():
     builder.lang = SearchChinese({})
     code = builder.get_js_stemmer_code()
     if stemmer_defect(code) is None:
-        pytest.skip(f"Sphinx {sphinx.__version__} has the fix of sphinx-doc/sphinx#14229: "
+        pytest.skip(f"Sphinx {sphinx.__version__} writes a working Chinese stemmer (no sphinx-doc/sphinx#14229): "
                     "the workaround in sphinxext/searchfix.py does nothing here")
     assert stemmer_defect(code) == ("ChineseStemmer", "EnglishStemmer")

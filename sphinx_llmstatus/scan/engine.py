@@ -61,7 +61,8 @@ class Scanner:
         import re
 
         patterns += [re.escape(s.pattern).encode() for s in self.symptoms]
-        self.prefilter = _prefilter.make(patterns, engine)
+        literals = [*self.matcher.literals, *(s.pattern.encode() for s in self.symptoms)]
+        self.prefilter = _prefilter.make(patterns, literals, engine)
         self.engine = self.prefilter.name
 
 

@@ -157,6 +157,8 @@ class Matcher:
             else:
                 merged.append(d)
         lits.update(merged)
+        # Other layers' numbers (_OTHER_NUMBERS): their fixed leading digits; HCCL's 0x..50..
+        lits.update(("10390", "203900", "503900", "107", "207", "507", "0x", "0X"))
         keep: list[str] = []
         for lit in sorted(lits, key=len):
             if not any(k in lit for k in keep):

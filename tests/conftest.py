@@ -10,18 +10,12 @@ import pytest
 pytest_plugins = ("sphinx.testing.fixtures",)
 
 ROOT = Path(__file__).resolve().parent.parent
-ROOTS = Path(__file__).resolve().parent / "roots"
 SNIPPETS = ROOT / "docs" / "snippets"
 
 BASE_CONF = """\
 extensions = ["myst_parser", "sphinx_llmstatus"]
 myst_enable_extensions = ["colon_fence"]
 """
-
-
-@pytest.fixture(scope="session")
-def rootdir() -> Path:
-    return ROOTS
 
 
 @pytest.fixture

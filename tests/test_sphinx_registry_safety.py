@@ -13,28 +13,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import textwrap
 
 import pytest
 from bs4 import BeautifulSoup
+from test_registry_loader import load_error, write
 
-from sphinx_llmstatus.registry import RegistryError, default_registry, load_registry
+from sphinx_llmstatus.registry import default_registry, load_registry
 
 HOSTILE_ALIAS = '"><img src=x onerror=alert(1)>'
-
-
-def write(tmp_path, text, name="extra.toml"):
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return path
-
-
-def load_error(tmp_path, text) -> RegistryError:
-    path = write(tmp_path, text)
-    with pytest.raises(RegistryError) as info:
-        load_registry([path])
-    assert info.value.file == str(path)
-    return info.value
 
 
 def alias_file(alias: str) -> str:

@@ -80,15 +80,17 @@ class LocalStatusReferences(SphinxPostTransform):
                 if linked_from != current and isinstance(literal.parent, nodes.reference):
                     self._relink(literal, literal.parent, domain.target_of(name))  # copied here
                 continue
-            ambiguous = literal.attributes.pop(AMBIGUOUS_ATTR, None)
-            if ambiguous:
+            if AMBIGUOUS_ATTR in literal.attributes:
+                ambiguous = literal.attributes.pop(AMBIGUOUS_ATTR)
                 warn(ambiguous, Subtype.ambiguous, location=exact_location(self.env, literal))
+            if literal.children[0] != name:  # a number or other spelling: print formats name the code
+                literal["llmstatus_target"] = name
             found = domain.target_of(name)
             if found is None or not self._link(literal, found, domain.title(name), wrap=True):
                 # intersphinx, the fallback URL, the missing-reference warning: the standard resolver's job
                 del literal[REF_ATTR]
                 xref = pending_xref("", refdomain="llm", reftype="status", reftarget=name,
-                                    refexplicit="llmstatus_target" in literal, refwarn=True,
+                                    refexplicit=literal.children[0] != name, refwarn=True,
                                     refdoc=current)
                 literal.parent.replace(literal, xref)  # not replace_self: keep classes off xref
                 xref += literal
@@ -113,9 +115,8 @@ class LocalStatusReferences(SphinxPostTransform):
         own name cell) is left out: the node's text stays, unlinked.
         """
         todoc, node_id = target
-        ref = nodes.reference("", "", internal=True)
-        if title:
-            ref["reftitle"] = title
+        ref = nodes.reference("", "", internal=True, reftitle=title) if title else \
+            nodes.reference("", "", internal=True)
         if todoc == self._current:
             if not wrap and _inside(node, node_id):
                 node.replace_self(node.children)
@@ -126,18 +127,16 @@ class LocalStatusReferences(SphinxPostTransform):
             if base is None:
                 return False  # the standard resolver knows what to do without a URI
             ref["refuri"] = f"{base}#{node_id}"
-        if wrap:
+        if wrap:  # a role's literal, which keeps its code name
             node.parent.replace(node, ref)
             ref += node
-            literal: nodes.Node | None = node
-        else:
-            ref.extend(node.children)
-            node.replace_self(ref)
-            literal = ref[0] if len(ref) else None
-        if isinstance(literal, nodes.literal) and node.get("refdomain") == "llm":
-            literal[REF_ATTR] = node["reftarget"]
-        if isinstance(literal, nodes.literal) and REF_ATTR in literal:
-            literal[FROM_ATTR] = self._current
+            node[FROM_ATTR] = self._current
+            return True
+        ref.extend(node.children)
+        node.replace_self(ref)
+        if len(ref) and isinstance(ref[0], nodes.literal) and node.get("refdomain") == "llm":
+            ref[0][REF_ATTR] = node["reftarget"]
+            ref[0][FROM_ATTR] = self._current
         return True
 
     def _uri(self, todoc: str) -> str | None:

@@ -39,8 +39,9 @@ class StatusRole(SphinxRole):
             has_title, title, target = split_explicit_title(text)
         else:
             has_title, title, target = False, text, text
-        show_name = not has_title and target.startswith("~")
-        target = target.lstrip("~").strip()
+        show_name = not has_title and target[:1] == "~"
+        if show_name:
+            target = target[1:].strip()
         registry = get_registry(env)
         note_registry_dependency(env)
         # Fast path: a name as written in either API (most mentions). lookup() would
@@ -68,10 +69,9 @@ class StatusRole(SphinxRole):
         literal = nodes.literal(self.rawtext, title, classes=["llmstatus-code"])
         if code is None:
             literal["classes"].append("llmstatus-unknown")
-        if title != name:  # print formats name the code after the shown text (see printing.py)
-            literal["llmstatus_target"] = name
-        if has_title:  # the author's words read as prose, not code (llmstatus.css)
-            literal["classes"].append("llmstatus-titled")
+        if has_title:
+            literal["llmstatus_target"] = name  # print formats name the code after a title (printing.py)
+            literal["classes"].append("llmstatus-titled")  # the author's words read as prose (llmstatus.css)
         if self.name != "llm-status":  # the domain role: a standard cross-reference
             xref = pending_xref(self.rawtext, literal, refdomain="llm", reftype="status",
                                 reftarget=name, refexplicit=title != name, refwarn=True)

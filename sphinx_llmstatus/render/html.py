@@ -223,9 +223,9 @@ def _causes(code: StatusCode, lang: str) -> list[str]:
     for apis, cause in causes(code):
         where = applies_to(cause, apis, len(code.views))
         items.append(
-            '<li style="margin:0.25em 0">' + line("When", rich(cause.when.get(lang)))
-            + line("Check", rich(cause.check.get(lang))) + line("Fix", rich(cause.fix.get(lang)))
-            + (line("Applies to", esc(where)) if where else "")
+            '<li style="margin:0.25em 0">' + line(N_("When"), rich(cause.when.get(lang)))
+            + line(N_("Check"), rich(cause.check.get(lang))) + line(N_("Fix"), rich(cause.fix.get(lang)))
+            + (line(N_("Applies to"), esc(where)) if where else "")
             + f'<div style="{_DIM}">{esc(label("Sources", lang))}: '
             + ", ".join(_link(s, lang) for s in cause.sources) + "</div></li>"
         )

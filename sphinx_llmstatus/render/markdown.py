@@ -113,11 +113,11 @@ def _causes(code: StatusCode, lang: str) -> list[str]:
         out += ["", f"**{esc(label('Causes and checks', lang))}:**", ""]
     for i, (apis, cause) in enumerate(found, 1):
         where = applies_to(cause, apis, len(code.views))
-        parts = [part("When", rich(cause.when.get(lang))), part("Check", rich(cause.check.get(lang))),
-                 part("Fix", rich(cause.fix.get(lang)))]
+        parts = [part(N_("When"), rich(cause.when.get(lang))), part(N_("Check"), rich(cause.check.get(lang))),
+                 part(N_("Fix"), rich(cause.fix.get(lang)))]
         if where:
-            parts.append(part("Applies to", esc(where)))
-        parts.append(part("Sources", ", ".join(_link(s, lang) for s in cause.sources)))
+            parts.append(part(N_("Applies to"), esc(where)))
+        parts.append(part(N_("Sources"), ", ".join(_link(s, lang) for s in cause.sources)))
         out.append(f"{i}. " + " ".join(parts))
     settings = getattr(code, "settings", ())
     if settings:

@@ -12,7 +12,7 @@ import textwrap
 
 TYPE_CHECKING = False  # no typing import at run time: the command must start fast
 
-from ..registry.model import ApiView, Source, StatusCode
+from ..registry.model import ApiView, StatusCode
 from .labels import api_label, label
 
 if TYPE_CHECKING:  # the scanner is not needed to render a code
@@ -128,13 +128,14 @@ def card(code: StatusCode, lang: str, reading: str | None = None, color: bool = 
     return "\n".join(out)
 
 
-def _sources(sources: Iterable[Source], lang: str) -> str:
-    return "; ".join(f"{terminal_safe(s.title.get(lang))} ({terminal_safe(s.url)})" for s in sources)
-
-
 def _checklist(code: StatusCode, lang: str, color: bool) -> list[str]:
-    """Causes as a checklist (``[ ] When / Check / Fix / Applies to / Sources``), then settings
-    and what frameworks do; nothing for a code without them."""
+    """Causes as a short checklist, then settings and what frameworks do; nothing for a code without them.
+
+    One line each for the circumstance (``[ ]``, with where it applies), the
+    check, the fix and the sources' addresses; each text cut to its first
+    sentence and not wrapped (a terminal wraps, ``grep`` finds). The whole
+    texts are in ``--format markdown``, ``--json``, the notebook card and the site.
+    """
     from .causes import applies_to, causes, setting_head
 
     out: list[str] = []
@@ -142,23 +143,19 @@ def _checklist(code: StatusCode, lang: str, color: bool) -> list[str]:
     if found:
         out.append("  " + style(label("Causes and checks", lang), "bold", color=color) + ":")
     for apis, cause in found:
-        out += _wrap("[ ] " + label("When", lang), plain(cause.when.get(lang)), lang, indent=4)
-        out += _wrap(label("Check", lang), plain(cause.check.get(lang)), lang, indent=8)
-        out += _wrap(label("Fix", lang), plain(cause.fix.get(lang)), lang, indent=8)
         where = applies_to(cause, apis, len(code.views))
-        if where:
-            out += _wrap(label("Applies to", lang), where, lang, indent=8)
-        out += _wrap(label("Sources", lang), _sources(cause.sources, lang), lang, indent=8)
+        out.append(f"    [ ] {first_sentence(cause.when.get(lang))}" + (f" ({where})" if where else ""))
+        out.append(f"        {label('Check', lang)}: {first_sentence(cause.check.get(lang))}")
+        out.append(f"        {label('Fix', lang)}: {first_sentence(cause.fix.get(lang))}")
+        out.append(f"        {label('Sources', lang)}: " + " ".join(terminal_safe(s.url) for s in cause.sources))
     settings = getattr(code, "settings", ())
     if settings:
         out.append("  " + style(label("Settings", lang), "bold", color=color) + ":")
-        for setting in settings:
-            out += _wrap("- " + setting_head(setting, lang), plain(setting.about.get(lang)), lang, indent=4)
+        out += [f"    - {setting_head(s, lang)}: {first_sentence(s.about.get(lang))}" for s in settings]
     notes = getattr(code, "frameworks", ())
     if notes:
         out.append("  " + style(label("What frameworks do", lang), "bold", color=color) + ":")
-        for note in notes:
-            out += _wrap("- " + note.framework, plain(note.does.get(lang)), lang, indent=4)
+        out += [f"    - {n.framework}: {first_sentence(n.does.get(lang))}" for n in notes]
     return out
 
 

@@ -21,7 +21,7 @@ from functools import lru_cache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Iterable, Iterator, Mapping
     from typing import Any
 
 from .model import (
@@ -434,10 +434,10 @@ class _Builder:
             lists[field] = tuple(value)
         meaning = _text(raw.get("meaning"), fail, "meaning")
         remedy = _text(raw.get("remedy"), fail, "remedy")
-        causes = tuple(self._cause(name, f"{api}.causes[{i}]", item, sources)
-                       for i, item in enumerate(self._array(name, raw, f"{api}.causes", "causes"), 1))
-        readings = tuple(self._reading(name, api, f"{api}.readings[{i}]", item, sources)
-                         for i, item in enumerate(self._array(name, raw, f"{api}.readings", "readings"), 1))
+        causes = tuple(self._cause(name, field, item, sources)
+                       for field, item in self._tables(name, raw, f"{api}.causes", "causes", _CAUSE_KEYS))
+        readings = tuple(self._reading(name, api, field, item, sources)
+                         for field, item in self._tables(name, raw, f"{api}.readings", "readings", _READING_KEYS))
         return ApiView(
             api=api,
             name=spelled,
@@ -462,6 +462,15 @@ class _Builder:
                 raise self._fail(name, f"{field}[{i}]", "must be a table")
         return value
 
+    def _tables(self, name: str, raw: Mapping[str, Any], field: str, key: str,
+                allowed: set[str]) -> Iterator[tuple[str, dict[str, Any]]]:
+        """``(path, table)`` for each table of the array ``raw[key]``: ``path`` is ``field[i]``
+        (1-based) for errors; a table with a key outside ``allowed`` is an error."""
+        for i, item in enumerate(self._array(name, raw, field, key), 1):
+            path = f"{field}[{i}]"
+            self._keys(name, path, item, allowed)
+            yield path, item
+
     def _keys(self, name: str, field: str, raw: Mapping[str, Any], allowed: set[str]) -> None:
         unknown = set(raw) - allowed
         if unknown:
@@ -481,7 +490,6 @@ class _Builder:
         def fail(sub: str, reason: str) -> RegistryError:
             return self._fail(name, f"{field}.{sub}", reason)
 
-        self._keys(name, field, raw, _CAUSE_KEYS)
         texts = {k: _text(raw.get(k), fail, k) for k in ("when", "check", "fix")}
         applies = raw.get("applies_to", {})
         if not isinstance(applies, dict):
@@ -508,7 +516,6 @@ class _Builder:
         def fail(sub: str, reason: str) -> RegistryError:
             return self._fail(name, f"{field}.{sub}", reason)
 
-        self._keys(name, field, raw, _READING_KEYS)
         key = raw.get("source")
         source = sources.get(key) if isinstance(key, str) else None
         if source is None:
@@ -528,13 +535,11 @@ class _Builder:
     def _settings(self, name: str, raw: Any, sources: Mapping[str, Source]) -> tuple[Setting, ...]:
         out = []
         seen: set[tuple[str, str | None]] = set()
-        for i, item in enumerate(self._array(name, {"settings": raw}, "settings", "settings"), 1):
-            field = f"settings[{i}]"
+        for field, item in self._tables(name, {"settings": raw}, "settings", "settings", _SETTING_KEYS):
 
             def fail(sub: str, reason: str, field: str = field) -> RegistryError:
                 return self._fail(name, f"{field}.{sub}", reason)
 
-            self._keys(name, field, item, _SETTING_KEYS)
             setting_name = item.get("name")
             if not isinstance(setting_name, str) or not _short(setting_name):
                 raise fail("name", f"missing, or not a string of at most {_SHORT_MAX} characters")
@@ -558,13 +563,11 @@ class _Builder:
 
     def _frameworks(self, name: str, raw: Any, sources: Mapping[str, Source]) -> tuple[FrameworkNote, ...]:
         out = []
-        for i, item in enumerate(self._array(name, {"frameworks": raw}, "frameworks", "frameworks"), 1):
-            field = f"frameworks[{i}]"
+        for field, item in self._tables(name, {"frameworks": raw}, "frameworks", "frameworks", _FRAMEWORK_KEYS):
 
             def fail(sub: str, reason: str, field: str = field) -> RegistryError:
                 return self._fail(name, f"{field}.{sub}", reason)
 
-            self._keys(name, field, item, _FRAMEWORK_KEYS)
             framework = item.get("framework")
             if framework not in FRAMEWORKS:
                 raise fail("framework", f"{_shown(framework)} is not one of {', '.join(FRAMEWORKS)}")

@@ -173,7 +173,7 @@ def engines(log: Path) -> None:
     import io
 
     with open(log, "rb") as fh:  # the first 20 MB: the pure-Python prefilter is slow
-        blocks = [seg[1] for seg in iter_segments(io.BytesIO(fh.read(20_000_000))) if seg[0] == "lines"]
+        blocks = [bytes(seg[1][:seg[2]]) for seg in iter_segments(io.BytesIO(fh.read(20_000_000))) if seg[0] == "lines"]
     size = sum(len(b) for b in blocks) / 1e6
     for name, pf in candidates.items():
         start = time.perf_counter()

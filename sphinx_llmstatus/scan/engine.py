@@ -94,36 +94,52 @@ def matcher(registry: Registry | None = None) -> Matcher:
 # -- reading ---------------------------------------------------------------------------
 
 def iter_segments(stream: BinaryIO, read_size: int = READ_SIZE) -> Iterator[tuple]:
-    """The stream as ``("lines", data)`` runs of whole lines and ``("long", ...)`` long-line pieces.
+    """The stream as ``("lines", data, end)`` runs of whole lines and ``("long", ...)`` long-line pieces.
 
-    ``data`` ends with a line break except at the end of input. A long-line
-    piece is ``("long", text, lo, hi, base, head, final)``: ``text`` decoded,
-    tokens accepted with a start in ``text[lo:hi]``, ``base`` the characters
-    of the line before ``text``, ``head`` the line's first
-    :data:`CONTEXT_SPAN` bytes, ``final`` True on the line's last piece. Uses
-    ``read1`` when the stream has it, so a pipe is scanned as data arrives.
+    ``data[:end]`` ends with a line break except at the end of input; ``data``
+    is a buffer reused for the next run (valid until the generator resumes:
+    copy what must outlive it). A long-line piece is ``("long", text, lo, hi,
+    base, head, final)``: ``text`` decoded, tokens accepted with a start in
+    ``text[lo:hi]``, ``base`` the characters of the line before ``text``,
+    ``head`` the line's first :data:`CONTEXT_SPAN` bytes, ``final`` True on
+    the line's last piece. Reads with ``readinto1`` (else ``read1``/``read``)
+    into one buffer, so a pipe is scanned as data arrives and a file costs no
+    copy besides the read.
     """
     read = getattr(stream, "read1", None) or stream.read
-    parts: list[bytes | memoryview] = []  # the unfinished last line, as read
-    size = 0
+    readinto = getattr(stream, "readinto1", None) or getattr(stream, "readinto", None)
+    if readinto is None:
+        def readinto(view: memoryview) -> int:
+            chunk = read(len(view))
+            view[:len(chunk)] = chunk
+            return len(chunk)
+    buf = bytearray(read_size)
+    fill = 0  # buf[:fill]: the start of an unfinished line (no line break in it)
     while True:
-        chunk = read(read_size)
-        if not chunk:
+        if fill >= LONG_LINE:  # read the rest of this line in pieces
+            rest = yield from _long_line(bytearray(buf[:fill]), read, read_size)
+            cut = rest.rfind(b"\n") + 1
+            if cut:
+                yield "lines", rest, cut
+            fill = len(rest) - cut
+            buf[:fill] = rest[cut:]
+            continue
+        if fill == len(buf):
+            buf.extend(bytes(len(buf)))
+        with memoryview(buf) as view:
+            n = readinto(view[fill:])
+        if not n:
             break
-        cut = chunk.rfind(b"\n") + 1
+        end = fill + n
+        cut = buf.rfind(b"\n", fill, end) + 1
         if cut:
-            head = memoryview(chunk)[:cut] if cut < len(chunk) else chunk
-            yield "lines", b"".join([*parts, head]) if parts or cut < len(chunk) else chunk
-            parts = [chunk[cut:]] if cut < len(chunk) else []
-            size = len(chunk) - cut
+            yield "lines", buf, cut
+            buf[:end - cut] = buf[cut:end]
+            fill = end - cut
         else:
-            parts.append(chunk)
-            size += len(chunk)
-            if size >= LONG_LINE:
-                rest = yield from _long_line(bytearray(b"".join(parts)), read, read_size)
-                parts, size = ([bytes(rest)] if rest else []), len(rest)
-    if parts:
-        yield "lines", b"".join(parts)
+            fill = end
+    if fill:
+        yield "lines", buf, fill
 
 
 def _char_start(buf: bytearray | bytes, i: int) -> int:
@@ -325,6 +341,24 @@ class _Run:
                 yield item
 
 
+#: Bytes counted per step by :func:`_newlines` (small enough to reuse freed memory).
+_COUNT_STEP = 1 << 18
+
+
+def _newlines(data: bytes, lo: int, hi: int) -> int:
+    """The line breaks in ``data[lo:hi]``.
+
+    ``bytes.replace`` finds a single byte with ``memchr``, about twice as fast
+    as ``bytes.count``'s byte loop (measured on 4 MiB of log: 1.3 ms against
+    3.5 ms), the main cost of a whole-file scan after the prefilter.
+    """
+    n = 0
+    for a in range(lo, hi, _COUNT_STEP):
+        piece = data[a:min(hi, a + _COUNT_STEP)]
+        n += len(piece) - len(piece.replace(b"\n", b""))
+    return n
+
+
 def _heads_after(data: bytes, start: int, end: int, limit: int) -> list[bytes]:
     """The first :data:`CONTEXT_SPAN` bytes of up to ``limit`` lines of ``data[start:end]``."""
     out: list[bytes] = []
@@ -359,12 +393,12 @@ def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool
     for seg in segments:
         if seg[0] == "lines":
             data: bytes = seg[1]
-            end = len(data)
+            end = seg[2]
             run.lines_read(_heads_after(data, 0, end, NEIGHBOURS))
             pos = 0
             tail = list(run.tail)
             for s in starts_of(data, end):
-                run.line_no += data.count(b"\n", pos, s)
+                run.line_no += _newlines(data, pos, s)
                 pos = s
                 nl = data.find(b"\n", s, end)
                 e = end if nl < 0 else nl
@@ -384,12 +418,12 @@ def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool
                     before = (tail + before)[-NEIGHBOURS:]
                 after = _heads_after(data, e + 1, end, NEIGHBOURS) if nl >= 0 else []
                 run.add(ln, before, after, complete=False)
-            run.line_no += data.count(b"\n", pos, end)
-            if data.endswith(b"\n"):
+            run.line_no += _newlines(data, pos, end)
+            if data[end - 1] == 10:  # b"\n"
                 run.tail.extend(_heads_before(data, end, NEIGHBOURS))
             else:  # the input's last line, without a line break
-                last = data.rfind(b"\n") + 1
-                run.tail.extend([*_heads_before(data, last, NEIGHBOURS - 1), data[last:last + CONTEXT_SPAN]])
+                last = data.rfind(b"\n", 0, end) + 1
+                run.tail.extend([*_heads_before(data, last, NEIGHBOURS - 1), data[last:min(end, last + CONTEXT_SPAN)]])
             yield from run.ready()
         else:
             _, text, lo, hi, base, head, final = seg
@@ -506,7 +540,7 @@ def scan_with_context(
             while lines and lines[0][0] < counter[0] - context - NEIGHBOURS - 1:
                 lines.popleft()
             if seg[0] == "lines":
-                data = seg[1]
+                data = bytes(seg[1][:seg[2]])
                 parts = data.split(b"\n")
                 if data.endswith(b"\n"):
                     parts.pop()

@@ -129,9 +129,10 @@ class Matcher:
         scans += [(p + after, "ov") for p in _OTHER_NUMBERS.split("|")]
         self._scans = [(re.compile(p), kind) for p, kind in scans]
         # Short lines: one alternation of the same expressions (one call instead of one per
-        # literal; on a long line the literal-led expressions above skip faster).
-        self._short = re.compile("|".join(f"(?P<k{i}>{p})" for i, (p, _) in enumerate(scans)))
-        self._short_kinds = {f"k{i}": kind for i, (_, kind) in enumerate(scans)}
+        # literal; on a long line the literal-led expressions above skip faster). No groups:
+        # then every branch starts with a literal and ``re`` skips to their first characters
+        # in C (10x faster on log lines); the branch is found again on each match.
+        self._short = re.compile("|".join(f"(?:{p})" for p, _ in scans))
         self.literals = self._literals(heads, dec_prefix, hex_values)
         self.prefilter = (
             tuple(re.escape(n).encode() for n in sorted(names))
@@ -167,9 +168,10 @@ class Matcher:
 
     def _matches(self, line: str, lo: int, stop: int) -> Iterator[tuple[re.Match[str], str]]:
         if stop - lo <= SHORT_LINE:
-            kinds = self._short_kinds
             for m in self._short.finditer(line, lo, stop):
-                yield m, kinds[m.lastgroup or ""]
+                # The alternation took the first branch that matches here.
+                s = m.start()
+                yield m, next(kind for rx, kind in self._scans if rx.match(line, s, stop) is not None)
         else:
             for rx, kind in self._scans:
                 for m in rx.finditer(line, lo, stop):

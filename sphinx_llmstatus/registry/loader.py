@@ -184,7 +184,7 @@ def read_packaged() -> dict[str, Any]:
 
             compiled = json.loads(fh.read())
         if compiled.get("toml_crc32") == checksum(data):
-            return compiled["document"]  # type: ignore[no-any-return]
+            return compiled["document"]
     except (OSError, ValueError, AttributeError, KeyError):
         pass  # missing or stale: parse the TOML, which is the source of truth
     return parse_toml(path, data)

@@ -10,7 +10,9 @@ is most of what ``llmstatus CODE`` would otherwise spend on its own work.
 The file is in :mod:`marshal` format (the one ``.pyc`` files use for their
 constants): built into the interpreter, so reading it imports nothing, and it
 loads plain dicts, tuples, strings and integers about twice as fast as
-``json``. Its plain-data format has not changed since Python 3.4. The file
+``json``. Its plain-data format has not changed since Python 3.4. marshal is
+not meant for untrusted bytes: only the package's own file is read this way;
+registry files from other projects are TOML, parsed and checked in full. The file
 records the CRC-32 of the TOML it was built from and :data:`FORMAT`; a copy
 that matches neither, or does not load, is not used (the TOML is then built
 and checked in full).

@@ -537,6 +537,20 @@ def test_markdown_scan_is_one_table_with_a_summary():
     assert lines[-1].startswith(r"**Summary:** <code>LLM\_LINK\_FAILED</code> × 2")
 
 
+def test_markdown_scan_shows_context_lines(tmp_path):
+    """-C in Markdown: a Context column with the lines around each hit, still one table."""
+    log = tmp_path / "ctx.log"
+    log.write_text("start | one\nmiddle\n[ERROR] LinkLlmClusters failed, ret = 1343270921\nafter <b>\nend\n",
+                   encoding="utf-8")
+    lines = out(run("scan", "--format", "markdown", "-C", "1", str(log))).splitlines()
+    assert lines[0].endswith("| Context |") and lines[1] == "|" + "---|" * 7
+    row = lines[2]
+    assert row.count(" | ") == 6  # seven cells: the | of the log lines is escaped
+    assert row.endswith(r"| <code>2: middle</code><br><code>4: after &lt;b&gt;</code> |")
+    plain = out(run("scan", "--format", "markdown", str(log))).splitlines()
+    assert "Context" not in plain[0]
+
+
 def test_formats_come_from_one_table():
     from sphinx_llmstatus.cli import commands, formats, parser
 

@@ -150,6 +150,61 @@ def test_stale_compiled_copy_is_ignored(tmp_path, monkeypatch):
     assert len(load_registry()) == len(default_registry())
 
 
+def _same_registry(a, b):
+    assert repr(list(a.codes)) == repr(list(b.codes))
+    assert repr(a.symptoms) == repr(b.symptoms)
+    assert a.sources == b.sources and a.files == b.files
+
+
+def test_compiled_model_is_fresh_and_equals_the_checked_build():
+    """model.marshal must be what compile.py writes now (run `make registry`), and decode
+    to the registry load_registry() builds and checks."""
+    from sphinx_llmstatus.registry import compiled
+    from sphinx_llmstatus.registry.loader import DATA_DIR, _read_bytes, checksum
+
+    with open(f"{DATA_DIR}/{compiled.MODEL_NAME}", "rb") as fh:
+        data = fh.read()
+    crc = checksum(_read_bytes(packaged_registry_path()))
+    import marshal
+
+    assert marshal.loads(data) == compiled.encode(load_registry(), crc)
+    decoded = compiled.loads(data, crc, (packaged_registry_path(),))
+    _same_registry(decoded, load_registry())
+    _same_registry(default_registry(), load_registry())
+    # one Source object per key, shared by every reference
+    code = decoded["LLM_LINK_FAILED"]
+    assert code.python.source is decoded.sources[code.python.source.key]
+
+
+@pytest.mark.parametrize("content", [b"", b"\x00garbage", None])
+def test_stale_or_broken_compiled_model_falls_back_to_the_toml(tmp_path, monkeypatch, content):
+    import shutil
+
+    from sphinx_llmstatus.registry import compiled, loader
+
+    shutil.copy(loader.packaged_registry_path(), tmp_path / loader.PACKAGED_NAME)
+    if content is None:  # a model of another TOML
+        content = compiled.dumps(load_registry(), "00000000")
+    (tmp_path / compiled.MODEL_NAME).write_bytes(content)
+    monkeypatch.setattr(loader, "DATA_DIR", str(tmp_path))
+    assert compiled.loads(content, loader.checksum((tmp_path / loader.PACKAGED_NAME).read_bytes()), ()) is None
+    loader.default_registry.cache_clear()
+    try:
+        rebuilt = loader.default_registry()
+    finally:
+        loader.default_registry.cache_clear()
+    assert rebuilt.files == (str(tmp_path / loader.PACKAGED_NAME),)
+    assert repr(list(rebuilt.codes)) == repr(list(load_registry().codes))
+
+
+def test_compiled_model_refuses_values_it_has_no_form_for():
+    from sphinx_llmstatus.registry import compiled
+    from sphinx_llmstatus.registry.model import Registry, Text
+
+    with pytest.raises(TypeError, match="no stored form"):
+        compiled.encode(Registry(codes=(), sources={}, symptoms=(Text(en=1.5, zh="x"),)), "0")
+
+
 def test_override_of_one_language_keeps_the_other(tmp_path):
     path = write(tmp_path, '[[code]]\nname = "LLM_TIMEOUT"\n[code.python]\nmeaning.en = "Timed out (site wording)."\n')
     code = load_registry([path])["LLM_TIMEOUT"]

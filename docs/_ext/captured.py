@@ -40,6 +40,7 @@ CLI_EXAMPLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("search", ("search", "link", "network")),
     ("list", ("list", "--api", "cpp", "--recoverable", "no")),
     ("scan", ("scan", "decode.log")),
+    ("scan-summary", ("scan", "--summary", "decode.log")),
 )
 
 

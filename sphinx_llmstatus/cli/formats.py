@@ -182,7 +182,7 @@ class MarkdownFormat(Format):
 
     def scan_hits(self, before: Context, hits: Sequence[Hit], after: Context, file: str | None,
                   context: bool) -> str:
-        from ..render import markdown
+        from ..render import markdown, text
         from ..render.html import HitRow
 
         # Other layers' numbers are counted in the summary, not listed as LLM DataDist rows.
@@ -192,9 +192,10 @@ class MarkdownFormat(Format):
         head = ""
         if not self._scan_started:
             self._scan_started = True
-            head = markdown.hits_header(self.lang, with_file=True)
-        return head + "".join(markdown.hit_row(HitRow.from_hit(h, self.lang), self.lang, file=file or STDIN_LABEL) + "\n"
-                              for h in own)
+            head = markdown.hits_header(self.lang, with_file=True, with_context=context)
+        around = [(n, text.clip_line_text(t)) for n, t in (*before, *after)] if context else None
+        return head + "".join(markdown.hit_row(HitRow.from_hit(h, self.lang), self.lang, file=file or STDIN_LABEL,
+                                               context=around) + "\n" for h in own)
 
     def scan_end(self, report: Report, summary_only: bool = False) -> str:
         from ..render import markdown

@@ -1,8 +1,9 @@
-"""Write ``data/registry.json``, the pre-parsed copy of ``data/registry.toml``.
+"""Write ``data/registry.json``, the pre-parsed copy of ``data/registry.toml``,
+and ``data/model.marshal``, the model built and checked from it.
 
 Run ``python -m sphinx_llmstatus.registry.compile`` after editing the TOML
 (``make registry`` does it; a test fails while the copy is stale). The loader
-ignores a stale copy, so forgetting costs start-up time, never correctness.
+ignores stale copies, so forgetting costs start-up time, never correctness.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import json
 import os
 import sys
 
+from . import compiled
 from .loader import COMPILED_NAME, DATA_DIR, _read_bytes, checksum, load_registry, packaged_registry_path, parse_toml
 
 
@@ -23,12 +25,19 @@ def compiled_text() -> str:
                       ensure_ascii=False, indent=1, sort_keys=True) + "\n"
 
 
+def model_bytes() -> bytes:
+    """The bytes ``model.marshal`` must hold: the registry built and checked from the TOML."""
+    registry = load_registry(packaged=True)  # raises for a broken registry: never compile one
+    return compiled.dumps(registry, checksum(_read_bytes(packaged_registry_path())))
+
+
 def main() -> int:
-    load_registry(packaged=True)  # validate first: never compile a broken registry
-    target = os.path.join(DATA_DIR, COMPILED_NAME)
-    with open(target, "w", encoding="utf-8") as fh:
-        fh.write(compiled_text())
-    print(f"wrote {target}", file=sys.stderr)
+    outputs = {compiled.MODEL_NAME: model_bytes(), COMPILED_NAME: compiled_text().encode("utf-8")}
+    for name, data in outputs.items():
+        target = os.path.join(DATA_DIR, name)
+        with open(target, "wb") as fh:
+            fh.write(data)
+        print(f"wrote {target}", file=sys.stderr)
     return 0
 
 

@@ -52,9 +52,12 @@ PACKAGED_NAME = "registry.toml"
 COMPILED_NAME = "registry.json"
 SCHEMA_VERSION = 1
 
-_NAME_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
-_BACKTICK_RE = re.compile(r"`([^`]+)`")
-_HEXLIKE_RE = re.compile(r"^(?:0X)?[0-9A-F]+$")  # an alias like DEADBEEF would shadow a hex number
+# Patterns are compiled on first use (re's own cache), not at import: the
+# packaged registry comes from model.json and needs none of them, and every
+# compile at import is start-up time of `llmstatus CODE` (issue 13).
+_NAME_RE = r"^[A-Z][A-Z0-9_]*$"
+_BACKTICK_RE = r"`([^`]+)`"
+_HEXLIKE_RE = r"^(?:0X)?[0-9A-F]+$"  # an alias like DEADBEEF would shadow a hex number
 _CODE_KEYS = {"name", "value", "related", "aliases", "note", "python", "cpp", "settings", "frameworks", "differs"}
 _VIEW_KEYS = {
     "name", "documented", "source", "recoverable", "meaning", "remedy",
@@ -67,8 +70,8 @@ _READING_KEYS = {"source", "recoverable", "meaning", "remedy", "terms"}
 _SETTING_KEYS = {"name", "api", "kind", "unit", "default", "about", "sources", "terms"}
 _FRAMEWORK_KEYS = {"framework", "does", "sources", "terms"}
 _SYMPTOM_KEYS = {"id", "framework", "pattern", "likely", "codes", "check", "sources", "terms"}
-_SYMPTOM_ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
-_INDEX_RE = re.compile(r"\[\d+\]")
+_SYMPTOM_ID_RE = r"^[a-z0-9][a-z0-9-]{0,63}$"
+_INDEX_RE = r"\[\d+\]"
 #: Bound on the short free-text fields (names, units, defaults, versions, terms).
 _SHORT_MAX = 200
 
@@ -121,9 +124,9 @@ def parse_toml(path: str, data: bytes) -> dict[str, Any]:
         raise RegistryError(path, f"integer too large ({exc})", entry=entry, field=field) from None
 
 
-_TABLE_HEADER_RE = re.compile(r"^\s*\[(\[?)\s*([^\]]+?)\s*\]")
-_KEY_VALUE_RE = re.compile(r"^\s*([A-Za-z0-9_.\-\"' ]+?)\s*=\s*(.*)")
-_NAME_VALUE_RE = re.compile(r"^\s*name\s*=\s*[\"']([^\"']*)[\"']")
+_TABLE_HEADER_RE = r"^\s*\[(\[?)\s*([^\]]+?)\s*\]"
+_KEY_VALUE_RE = r"^\s*([A-Za-z0-9_.\-\"' ]+?)\s*=\s*(.*)"
+_NAME_VALUE_RE = r"^\s*name\s*=\s*[\"']([^\"']*)[\"']"
 
 
 def _locate_huge_integer(text: str) -> tuple[str | None, str | None]:
@@ -133,7 +136,7 @@ def _locate_huge_integer(text: str) -> tuple[str | None, str | None]:
     limit = sys.get_int_max_str_digits() or 4300
     section, entry, index = "", None, 0
     for line in text.splitlines():
-        header = _TABLE_HEADER_RE.match(line)
+        header = re.match(_TABLE_HEADER_RE, line)
         if header:
             section = header.group(2)
             if header.group(1) and section == "code":
@@ -142,10 +145,10 @@ def _locate_huge_integer(text: str) -> tuple[str | None, str | None]:
             elif section.startswith("sources."):
                 entry = section
             continue
-        named = _NAME_VALUE_RE.match(line)
+        named = re.match(_NAME_VALUE_RE, line)
         if named and section == "code":
             entry = named.group(1) or entry
-        found = _KEY_VALUE_RE.match(line)
+        found = re.match(_KEY_VALUE_RE, line)
         if found and sum(c.isdigit() for c in found.group(2)) > limit:
             prefix = section.removeprefix("code").lstrip(".") if section.startswith("code") else ""
             return entry, f"{prefix}.{found.group(1)}" if prefix else found.group(1)
@@ -173,11 +176,6 @@ def checksum(data: bytes) -> str:
 
 def read_packaged() -> dict[str, Any]:
     """The packaged registry document: from ``registry.json`` when it matches the TOML, else parsed."""
-    return _read_packaged()[0]
-
-
-def _read_packaged() -> tuple[dict[str, Any], bool]:
-    """:func:`read_packaged`, and whether the document is the compiled copy (checked when compiled)."""
     path = packaged_registry_path()
     data = _read_bytes(path)
     try:
@@ -186,10 +184,10 @@ def _read_packaged() -> tuple[dict[str, Any], bool]:
 
             compiled = json.loads(fh.read())
         if compiled.get("toml_crc32") == checksum(data):
-            return compiled["document"], True
+            return compiled["document"]
     except (OSError, ValueError, AttributeError, KeyError):
         pass  # missing or stale: parse the TOML, which is the source of truth
-    return parse_toml(path, data), False
+    return parse_toml(path, data)
 
 
 class _Builder:
@@ -243,7 +241,7 @@ class _Builder:
             if not isinstance(raw, dict):
                 raise RegistryError(file, "must be a table", entry=entry)
             ident = raw.get("id")
-            if not isinstance(ident, str) or not _SYMPTOM_ID_RE.match(ident):
+            if not isinstance(ident, str) or not re.match(_SYMPTOM_ID_RE, ident):
                 raise RegistryError(file, "missing, or not [a-z0-9-]+ of at most 64 characters",
                                     entry=entry, field="id")
             if ident in seen:
@@ -301,13 +299,13 @@ class _Builder:
                 target[key] = value
             self.origin[(name, path)] = file
 
-    def build(self, files: tuple[str, ...], *, check_references: bool = True) -> Registry:
+    def build(self, files: tuple[str, ...]) -> Registry:
         sources = {key: self._source(key, raw) for key, raw in self.sources.items()}
         codes = [self._code(name, raw, sources) for name, raw in self.codes.items()]
         self._check_unique(codes)
         known = {s.upper() for c in codes for s in c.spellings}
         api_names = {n for c in codes for v in c.views for n in v.api_names} | self.declared
-        for code in codes if check_references else ():
+        for code in codes:
             self._check_references(code, known, api_names)
         codes.sort(key=_sort_key)
         canonical = {s.upper(): c for c in codes for s in c.spellings}
@@ -318,7 +316,7 @@ class _Builder:
     # -- pieces --------------------------------------------------------------
 
     def _where(self, name: str, field: str) -> str:
-        parts = _INDEX_RE.sub("", field).split(".")
+        parts = re.sub(_INDEX_RE, "", field).split(".")
         for n in range(len(parts), 0, -1):  # python.remedy.en -> python.remedy -> python
             found = self.origin.get((name, ".".join(parts[:n])))
             if found:
@@ -352,7 +350,7 @@ class _Builder:
         return Source(key=key, api=api, kind=kind, title=title, url=url, version=version)
 
     def _code(self, name: str, raw: dict[str, Any], sources: Mapping[str, Source]) -> StatusCode:
-        if not _NAME_RE.match(name):
+        if not re.match(_NAME_RE, name):
             raise self._fail(name, "name", "must be an upper-case identifier such as LLM_LINK_FAILED")
         value = raw.get("value")
         if isinstance(value, bool) or not isinstance(value, int):
@@ -403,7 +401,7 @@ class _Builder:
         if unknown:
             raise fail(sorted(unknown)[0], "unknown key")
         spelled = raw.get("name")
-        if not isinstance(spelled, str) or not _NAME_RE.match(spelled):
+        if not isinstance(spelled, str) or not re.match(_NAME_RE, spelled):
             raise fail("name", "missing or not an upper-case identifier")
         documented = raw.get("documented")
         if not isinstance(documented, bool):
@@ -617,7 +615,7 @@ class _Builder:
         numbers = {form.upper(): code.name for code in codes for form in code.number_forms}
         for code in codes:
             for alias in code.aliases:
-                if not _NAME_RE.match(alias) or _HEXLIKE_RE.match(alias):
+                if not re.match(_NAME_RE, alias) or re.match(_HEXLIKE_RE, alias):
                     raise self._fail(code.name, "aliases", f"alias {_shown(alias)} is not an upper-case "
                                      "identifier such as LLM_LINK_FAILED (letters, digits, _; not a number)")
             for spelling in code.spellings:
@@ -640,7 +638,7 @@ class _Builder:
             for field in ("meaning", "remedy"):
                 text = getattr(view, field)
                 for lang in LANGS:
-                    for token in _BACKTICK_RE.findall(text.get(lang)):
+                    for token in re.findall(_BACKTICK_RE, text.get(lang)):
                         ident = token.split("=")[0].strip()
                         if ident not in listed and ident.upper() not in known:
                             raise self._fail(
@@ -652,7 +650,7 @@ class _Builder:
                     # `name` or `name=value` in backticks; a set lookup, not one regex per name
                     # compiled at every start of the command (issue 13: start-up time).
                     text = view.meaning.get(lang) + "\n" + view.remedy.get(lang)
-                    shown = {t.split("=", 1)[0] for t in _BACKTICK_RE.findall(text)}
+                    shown = {t.split("=", 1)[0] for t in re.findall(_BACKTICK_RE, text)}
                     if api_name not in shown:
                         raise self._fail(
                             code.name, f"{view.api}.remedy.{lang}",
@@ -692,7 +690,7 @@ def _check_backticks(texts: Mapping[str, Text], allowed: set[str], codes: set[st
     allowed too) or a term; every term is backticked in each language somewhere."""
     for field, text in texts.items():
         for lang in LANGS:
-            for token in _BACKTICK_RE.findall(text.get(lang)):
+            for token in re.findall(_BACKTICK_RE, text.get(lang)):
                 ident = token.split("=")[0].strip()
                 if token not in allowed and ident not in allowed and ident.upper() not in codes:
                     raise fail(f"{field}.{lang}", f"`{token}` is neither a code, a listed API name, "
@@ -714,14 +712,14 @@ def _str_list(raw: Mapping[str, Any], field: str, fail: Any) -> tuple[str, ...]:
     return tuple(value)
 
 
-_UNSAFE_URL_CHAR_RE = re.compile(r"[\x00-\x20\x7f-\x9f]")  # quotes and <> are escaped where used
+_UNSAFE_URL_CHAR_RE = r"[\x00-\x20\x7f-\x9f]"  # quotes and <> are escaped where used
 
 
 def _is_http_url(url: str) -> bool:
     """An absolute http(s) URL with a host and no whitespace or control characters."""
     scheme, sep, rest = url.partition("://")
     return bool(sep) and scheme.lower() in ("http", "https") and bool(rest) and \
-        not rest.startswith("/") and not _UNSAFE_URL_CHAR_RE.search(url)
+        not rest.startswith("/") and not re.search(_UNSAFE_URL_CHAR_RE, url)
 
 
 def _declared_names(raw: Mapping[str, Any]) -> set[str]:
@@ -797,14 +795,23 @@ def load_registry(extra_files: Iterable[str | os.PathLike[str]] = (), *, package
 def default_registry() -> Registry:
     """The packaged registry, loaded once per process and cached.
 
-    Read from the compiled copy, its backticked references (API names, terms,
-    codes) are not checked again: ``compile.py`` checks them with
-    :func:`load_registry` before writing the copy, and a test keeps the copy
-    fresh. That check is about a third of the build, which the ``llmstatus
-    CODE`` start-up budget (issue 13) cannot spare. A stale copy means the TOML
-    is parsed and checked in full.
+    Read from ``model.json`` (:mod:`~sphinx_llmstatus.registry.compiled`), the
+    model that ``compile.py`` built and checked in full with
+    :func:`load_registry`, while it matches the TOML: checking again would be
+    most of the ``llmstatus CODE`` start-up budget (issue 13). Without a fresh
+    copy, the TOML is parsed and checked in full.
     """
-    document, compiled = _read_packaged()
+    from . import compiled
+
+    path = packaged_registry_path()
+    data = _read_bytes(path)
+    try:
+        with open(os.path.join(DATA_DIR, compiled.MODEL_NAME), "rb") as fh:
+            registry = compiled.loads(fh.read(), checksum(data), (path,))
+    except OSError:
+        registry = None
+    if registry is not None:
+        return registry
     builder = _Builder()
-    builder.add(document, packaged_registry_path())
-    return builder.build((packaged_registry_path(),), check_references=not compiled)
+    builder.add(parse_toml(path, data), path)
+    return builder.build((path,))

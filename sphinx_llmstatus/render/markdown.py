@@ -162,18 +162,24 @@ def table(codes: Iterable[StatusCode], lang: str, api: str | None = None, captio
     return "\n".join(lines) + "\n"
 
 
-def hits_header(lang: str, *, with_file: bool = False) -> str:
-    """The heading row and rule of a scan report table (``with_file``: a first column for the file)."""
-    keys = ((N_("File"),) if with_file else ()) + HIT_COLUMNS
+def hits_header(lang: str, *, with_file: bool = False, with_context: bool = False) -> str:
+    """The heading row and rule of a scan report table (``with_file``: a first column for the
+    file; ``with_context``: a last column for the lines around each hit, ``-C``)."""
+    keys = ((N_("File"),) if with_file else ()) + HIT_COLUMNS + ((N_("Context"),) if with_context else ())
     return _row(esc(label(k, lang)) for k in keys) + "\n" + _rule(len(keys)) + "\n"
 
 
-def hit_row(row: HitRow, lang: str, *, file: str | None = None) -> str:
-    """One occurrence as a table row (no newline); ``file`` fills the file column of :func:`hits_header`."""
+def hit_row(row: HitRow, lang: str, *, file: str | None = None,
+            context: Sequence[tuple[int, str]] | None = None) -> str:
+    """One occurrence as a table row (no newline); ``file`` fills the file column of
+    :func:`hits_header`, ``context`` (``(line number, text)`` pairs) its context column."""
     name = row.code.name if row.code is not None else row.token
     recoverable = label(row.recoverable, lang) if row.recoverable in RECOVERABLE_VALUES else row.recoverable
     cells = [esc(file)] if file is not None else []
     cells += [esc(row.line_no), _code(row.line), _code(name), esc(recoverable), rich(row.remedy)]
+    if context is not None:
+        # One cell: a table row cannot hold a newline, <br> is what GitHub and Jupyter break on.
+        cells.append("<br>".join(_code(f"{n}: {text}") for n, text in context))
     return _row(cells)
 
 

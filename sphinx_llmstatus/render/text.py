@@ -8,7 +8,6 @@ Registry text marks API names with `backticks`; plain text drops them.
 from __future__ import annotations
 
 import re
-import textwrap
 
 TYPE_CHECKING = False  # no typing import at run time: the command must start fast
 
@@ -22,6 +21,8 @@ if TYPE_CHECKING:  # the scanner is not needed to render a code
     from ..scan.report import Report
 
 _ANSI = {"bold": "1", "dim": "2", "red": "31", "green": "32", "yellow": "33", "cyan": "36"}
+#: Columns of the wrapped paragraphs of a card.
+WIDTH = 100
 _BACKTICK_RE = re.compile(r"`([^`]*)`")
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 # Control characters (C0, DEL, C1), line/paragraph separators and the lone
@@ -62,8 +63,8 @@ def style(text: str, *names: str, color: bool = False) -> str:
 def first_sentence(text: str) -> str:
     """The first sentence of ``text`` (up to ``. `` or ``。``), for one-line displays."""
     text = plain(text).strip()
-    m = re.search(r"(?<=[.!?])\s|(?<=[。！？])", text)
-    return text[: m.start()].strip() if m else text
+    m = re.search(r"[.!?]\s|[。！？]", text)
+    return text[: m.start() + 1].strip() if m else text
 
 
 def recoverable_text(code: StatusCode, lang: str) -> str:
@@ -83,12 +84,19 @@ def _qualified(view: ApiView) -> str:
 
 
 def _wrap(label: str, text: str, lang: str, indent: int = 2) -> list[str]:
+    """``label: text`` filled to :data:`WIDTH` columns, breaking at spaces only (Chinese: one line)."""
     head = " " * indent + label + ": "
     if lang == "zh":
         return [head + text]
-    return textwrap.wrap(text, width=100, initial_indent=head,
-                         subsequent_indent=" " * len(head), break_on_hyphens=False,
-                         break_long_words=False) or [head]
+    # What textwrap.wrap does with break_long_words and break_on_hyphens off; importing
+    # textwrap compiles its regexes, a tenth of the `llmstatus CODE` start-up budget.
+    lines, line, empty = [], head, True
+    for word in text.split():
+        if not empty and len(line) + 1 + len(word) > WIDTH:
+            lines.append(line)
+            line, empty = " " * len(head), True
+        line, empty = (line + word if empty else line + " " + word), False
+    return [*lines, line.rstrip()]
 
 
 def card(code: StatusCode, lang: str, reading: str | None = None, color: bool = False) -> str:

@@ -238,7 +238,9 @@ class _Run:
         if not any(t.kind == "shared" for t in ln.tokens):
             self.queue.extend(self._hits(ln, None))
             return
-        word = self.sc.context.find_bytes(ln.head, 0, len(ln.head)) or ln.near
+        word = self.sc.context.find_bytes(ln.head, 0, len(ln.head))
+        if not word:  # a long line's pieces were searched as they came
+            word = ln.near if ln.text is None else _first_near(self.sc, ln.text, ln.tokens)
         if word:
             self.queue.extend(self._hits(ln, ("llm_datadist", f"LLM DataDist context {word!r} on the line")))
             return
@@ -416,7 +418,6 @@ def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool
                     continue
                 ln = _Line(run.line_no, raw[:CONTEXT_SPAN], prefix(line[:HEAD]), line)
                 ln.tokens, ln.symptoms = tokens, found
-                ln.near = _first_near(sc, line, tokens)
                 before = _heads_before(data, s, NEIGHBOURS)
                 if len(before) < NEIGHBOURS:
                     before = (tail + before)[-NEIGHBOURS:]
@@ -483,24 +484,40 @@ def _first_near(sc: Scanner, text: str, tokens: list[Token]) -> str | None:
     else:  # tokens do not overlap: starts and ends sort alike
         starts = sorted(chain.from_iterable(t.occurrences() for t in shared))
         ends = sorted(chain.from_iterable(map((t.end - t.start).__add__, t.occurrences()) for t in shared))
-    find_all, lo, hi = sc.context.find_all, starts[0] - NEAR, ends[-1] + NEAR
-    period = _periodic(text, max(0, lo), min(len(text), hi)) if hi - lo >= PERIODIC_LINE else None
+    find_all, lo, hi = sc.context.find_all, max(0, starts[0] - NEAR), ends[-1] + NEAR
+    spans = [(lo, hi, hi)]
+    period = _periodic(text, lo, min(len(text), hi)) if hi - lo >= PERIODIC_LINE else None
     if period is not None and not find_all(text, period[1] - _WORD, period[1] + period[0] + _WORD):
         # No word starts in the repeating stretch (a word depends on the characters around
         # it, which repeat there too): only its two ends are searched.
         _, first, last = period
-        words = [w for w in find_all(text, lo, first + _WORD) if w[0] < first]
-        words += [w for w in find_all(text, last - _WORD, hi) if w[0] >= last]
-    else:
-        words = find_all(text, lo, hi)
-    for j, (pos, word) in enumerate(words):
+        spans = [(lo, first, first + _WORD), (last, hi, hi)]
+    words = chain.from_iterable(_words(find_all, text, a, b, c) for a, b, c in spans)
+    for pos, word in words:
         i = bisect_left(ends, pos + len(word) - NEAR)  # the first number the word ends near enough to
         if i < len(starts) and starts[i] - NEAR <= pos:
             limit = ends[i] + NEAR
-            while j + 1 < len(words) and words[j + 1][0] + len(words[j + 1][1]) <= limit:
-                j += 1
-            return words[j][1]
+            for pos, later in words:  # the last word near that number
+                if pos + len(later) > limit:
+                    break
+                word = later
+            return word
     return None
+
+
+def _words(find_all: Callable[[str, int, int], list[tuple[int, str]]], text: str, lo: int, hi: int,
+           stop: int) -> Iterator[tuple[int, str]]:
+    """The context words starting in ``[lo, hi)``, in order, searched 64 KiB at a time (the caller
+    stops at the first one it needs) and never past ``stop``; a word cut by a piece's end is
+    found whole by the next search."""
+    step, end, after = 1 << 16, lo, lo
+    while end < hi:
+        start, end = max(0, end - _WORD), min(hi, end + step)
+        for w in find_all(text, start, min(stop, end + _WORD)):
+            if after <= w[0] < end:
+                after = w[0] + len(w[1])
+                yield w
+        step *= 2
 
 
 def _long_excerpt(text: str, base: int, s: int, e: int) -> tuple[str, int, int]:

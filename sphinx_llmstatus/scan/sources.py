@@ -53,7 +53,7 @@ class _Checked(io.RawIOBase):
 
     def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
         try:
-            return self._inner.readinto(buffer)  # type: ignore[attr-defined, no-any-return]
+            return self._inner.readinto(buffer)  # type: ignore[attr-defined]
         except self._errors as exc:
             raise OSError(f"{self._fmt} data is truncated or corrupt ({exc})") from None
 
@@ -96,9 +96,9 @@ def decompressed(stream: BinaryIO) -> BinaryIO:
             import zstandard
         except ImportError:
             raise OSError("zstd-compressed input needs the 'zstandard' package (pip install zstandard)") from None
-        inner = zstandard.ZstdDecompressor().stream_reader(stream, read_across_frames=True)  # type: ignore[assignment]
+        inner = zstandard.ZstdDecompressor().stream_reader(stream, read_across_frames=True)
         errors += (zstandard.ZstdError,)
-    return io.BufferedReader(_Checked(inner, fmt, errors))  # type: ignore[return-value]
+    return io.BufferedReader(_Checked(inner, fmt, errors))
 
 
 def open_log(path: str, stdin: BinaryIO | None = None) -> BinaryIO:

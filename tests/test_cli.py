@@ -460,7 +460,7 @@ def test_leading_zeros_resolve():
 def test_look_alike_letter_is_named(query, char, point):
     p = run(query)
     assert p.returncode == 1
-    assert f"it contains {char!r} ({point}), not a Latin letter" in err(p), err(p)
+    assert f"it contains {char!r} ({point}), not an ASCII letter" in err(p), err(p)
 
 
 def test_file_names_are_escaped_in_text_and_json(tmp_path):
@@ -627,3 +627,57 @@ def test_lookup_text_lists_settings_and_framework_notes():
     text = out(run("--registry", str(SETTINGS_REGISTRY), "LLM_TIMEOUT"))
     assert "  Settings:\n    - sync_kv_timeout (option, ms, default 1000): How long a pull waits." in text
     assert "  What frameworks do:\n    - vllm-ascend: Retries three times." in text
+
+
+# -- adversarial run of issue 13 (second round) -----------------------------------------------
+
+
+def test_no_argument_is_a_usage_error_on_stderr_only():
+    p = run()
+    assert p.returncode == 2 and p.stdout == b""
+    assert err(p).startswith("usage: llmstatus") and "give a CODE or a command" in err(p)
+
+
+def test_empty_search_is_a_usage_error():
+    p = run("search", "")
+    assert p.returncode == 2 and p.stdout == b"" and err(p) == "llmstatus: search needs a word (llmstatus search WORD...)\n"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("argv", [("--help",), ("--version",), ("scan", "--help")])
+def test_help_to_a_full_disk_is_an_output_error(argv):
+    with open("/dev/full", "wb") as full:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+        p = subprocess.run([str(SCRIPT), *argv], stdout=full, stderr=subprocess.PIPE, env=env, timeout=60)
+    assert p.returncode == 2 and err(p) == "llmstatus: cannot write output: No space left on device\n"
+
+
+def test_same_registry_file_twice_is_read_once(tmp_path):
+    f = tmp_path / "r1.toml"
+    f.write_text('[[code]]\nname = "LLM_TIMEOUT"\nnote.en = "Site note."\nnote.zh = "站点说明。"\n', encoding="utf-8")
+    p = run("--registry", str(f), "--registry", str(tmp_path / "." / "r1.toml"), "LLM_TIMEOUT")
+    assert p.returncode == 0 and err(p) == "" and "Site note." in out(p)
+
+
+def test_bytes_of_an_argument_are_shown_as_file_names_are():
+    p = subprocess.run([str(SCRIPT), b"LLM_\xff"], capture_output=True, timeout=60)
+    assert err(p) == "llmstatus: unknown LLM DataDist status code 'LLM_\\xff'\n"
+    p = run("LLM_\x1b[31m")
+    assert err(p) == "llmstatus: unknown LLM DataDist status code 'LLM_\\x1b[31m'\n"
+
+
+def test_registry_text_with_control_characters_is_refused(tmp_path):
+    f = tmp_path / "esc.toml"
+    f.write_text('[[code]]\nname = "LLM_LINK_FAILED"\n[code.python]\nremedy.en = "Do \\u001b[31mRED"\n',
+                 encoding="utf-8")
+    p = run("--registry", str(f), "LLM_LINK_FAILED")
+    assert p.returncode == 2 and p.stdout == b""
+    assert err(p) == (f"llmstatus: {f}: entry LLM_LINK_FAILED: field python.remedy.en: "
+                      "holds the control character U+001B (registry text is plain text)\n")
+
+
+def test_registry_file_name_with_control_characters_is_escaped_in_errors(tmp_path):
+    f = tmp_path / "bad\x1b[31m.toml"
+    f.write_text("[[code]\n", encoding="utf-8")
+    p = run("--registry", str(f), "list")
+    assert p.returncode == 2 and "\x1b" not in err(p) and "bad\\x1b[31m.toml" in err(p)

@@ -308,7 +308,10 @@ def test_lang_option_and_config(ip):
         ("%llmstatus --hook maybe", "argument --hook: invalid choice: 'maybe'"),
         ("%%llmstatus --search x\nret = 1",
          "unrecognized arguments: --search x (--search: an option of the line magic %llmstatus)"),
-        ("%%llmstatus --limit -3\nret = 1", "--limit must be 0 (no limit) or more, not -3"),
+        ("%%llmstatus --limit -3\nret = 1", "--limit must be 0 (no limit) to 1000000"),
+        ("%%llmstatus --limit 10000000000\nret = 1", "--limit must be 0 (no limit) to 1000000"),
+        ("%llmstatus --search ''", "--search needs a word"),
+        ("%llmstatus -0x5010B009", "-0x5010B009 (0xAFEF4FF7) is not an LLM DataDist status code"),
         ("%%llmstatus --limit x\nret = 1", "argument --limit: invalid int value: 'x'"),
     ],
 )
@@ -316,6 +319,45 @@ def test_bad_input_gives_one_line_and_no_traceback(ip, cell, expected):
     res, out, err = run(ip, cell)
     assert isinstance(res.error_in_exec, UsageError)
     assert_one_line_error(out, err, expected)
+
+
+def test_huge_max_rows_is_refused_and_config_still_prints(ip):
+    """A mistyped 10**5000 stayed in the config and broke the next `%config LLMStatusMagics`."""
+    _, out, err = run(ip, "%config LLMStatusMagics.max_rows = 10**5000")
+    assert "Traceback" not in out + err and loaded_magics(ip).max_rows == 1000
+    _, out, err = run(ip, "%config LLMStatusMagics.max_rows = 1000001")
+    assert loaded_magics(ip).max_rows == 1000
+    res, out, err = run(ip, "%config LLMStatusMagics")
+    assert res.error_in_exec is None and "max_rows" in out and "Traceback" not in out + err
+
+
+class _ChainRaises(Exception):
+    @property
+    def __cause__(self):  # noqa: D401 - a hostile exception class
+        raise RuntimeError("cause")
+
+
+class _StatusExits(Exception):
+    @property
+    def status_code(self):
+        raise SystemExit(5)
+
+
+def test_last_survives_an_exception_whose_chain_raises(ip):
+    ip.user_ns["_ChainRaises"] = _ChainRaises
+    run(ip, 'raise _ChainRaises("LLM_TIMEOUT happened")')
+    res, out, err = run(ip, "r = %llmstatus --last")
+    assert res.error_in_exec is None and "Traceback" not in out + err, out + err
+    assert [m.code.name for m in ip.user_ns["r"].matches] == ["LLM_TIMEOUT"]
+
+
+def test_hint_hook_survives_a_status_code_raising_systemexit(ip):
+    ip.user_ns["_StatusExits"] = _StatusExits
+    run(ip, "%llmstatus --hook on")
+    res, out, err = run(ip, "raise _StatusExits('x')")
+    assert isinstance(res.error_in_exec, _StatusExits)
+    res, out, err = run(ip, "1 + 1")  # the session goes on
+    assert res.error_in_exec is None and res.result == 2
 
 
 def test_unbalanced_quote_is_a_usage_error(ip):

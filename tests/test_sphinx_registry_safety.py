@@ -42,7 +42,17 @@ def test_alias_equal_to_another_codes_number_is_rejected(tmp_path, alias):
 
 def test_alias_equal_to_another_codes_name_is_rejected(tmp_path):
     err = load_error(tmp_path, alias_file("LLM_LINK_FAILED"))
-    assert "also used by" in str(err)
+    assert "is already the name of LLM_LINK_FAILED" in str(err)
+    # blamed on the file and field that brought the clash, not on the packaged code it clashes with
+    assert err.file.endswith(".toml") and "registry/data" not in err.file and err.field == "aliases"
+
+
+def test_alias_clash_in_an_override_blames_the_override(tmp_path):
+    """An override giving LLM_LINK_FAILED the alias LLM_TIMEOUT names the override file and its
+    aliases field (adversarial run of issue 13), whichever code comes first in the registry."""
+    err = load_error(tmp_path, '[[code]]\nname = "LLM_LINK_FAILED"\naliases = ["LLM_TIMEOUT"]\n')
+    assert (err.entry, err.field) == ("LLM_LINK_FAILED", "aliases"), str(err)
+    assert "registry/data" not in err.file and "already the name of LLM_TIMEOUT" in str(err)
 
 
 HUGE_DECIMAL = "9" * 5000

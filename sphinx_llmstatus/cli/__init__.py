@@ -34,13 +34,15 @@ def main(argv: list[str] | None = None) -> int:
         from .parser import parse
 
         args = parse(sys.argv[1:] if argv is None else list(argv))
-        if isinstance(args, int):
-            return args
-        from .commands import run
         from .output import OutputError
 
         try:
-            status = run(args)
+            if isinstance(args, int):  # --help, --version or a usage error: argparse wrote the text
+                status = args
+            else:
+                from .commands import run
+
+                status = run(args)
             sys.stdout.flush()
             return status
         except OutputError as exc:

@@ -71,6 +71,9 @@ def cmd_search(args: Namespace, registry: Registry, fmt: Format) -> int:
     from ..registry.lookup import search
 
     query = " ".join(args.text)
+    if not query.strip():  # no word would match every code
+        error("search needs a word (llmstatus search WORD...)")
+        return EXIT_USAGE
     codes = search(query, registry)
     write(sys.stdout, fmt.codes(codes, api=None))
     if not codes:

@@ -75,8 +75,10 @@ class TextFormat(Format):
     def scan_hits(self, before: Context, hits: Sequence[Hit], after: Context, file: str | None,
                   context: bool) -> str:
         from ..render import text
+        from ..render.labels import label
 
         file = file or STDIN_LABEL
+
         def around(lines: Context) -> list[str]:
             return [text.style(f"{file}-{n}-", "dim", color=self.color) + "  " + text.clip_line_text(t)
                     for n, t in lines]
@@ -92,7 +94,9 @@ class TextFormat(Format):
                 line = text.hit_line(h, self.lang, file, self.color)
                 if h.consequence_of is not None:
                     f, n, name = h.consequence_of
-                    line += f"\n    (likely a consequence of {name} at {f}:{n})"
+                    where = f"{STDIN_LABEL if f == '-' else f}:{n}"
+                    line += "\n    " + label("(likely a consequence of {name} at {where})", self.lang,
+                                             name=name, where=where)
                 own.append(line)
         if not own:
             return ""
@@ -111,14 +115,15 @@ class TextFormat(Format):
 
     def scan_end(self, report: Report, summary_only: bool = False) -> str:
         from ..render import text
+        from ..render.labels import label
 
         head = ""
         if self._other:
             more = self._other_count - len(self._other)
-            head = (text.style("Other layers (not LLM DataDist; the exit status ignores them)", "bold",
-                               color=self.color) + ":\n" + "\n".join(self._other) + "\n"
-                    + (f"… {more} more\n" if more > 0 else ""))
-        return head + text.report_summary(report, self.lang, self.color) + "\n"
+            head = (text.style(label("Other layers (not LLM DataDist; the exit status ignores them)", self.lang),
+                               "bold", color=self.color) + ":\n" + "\n".join(self._other) + "\n"
+                    + ("… " + label("{n} more not shown", self.lang, n=more) + "\n" if more > 0 else ""))
+        return head + text.report_summary(report, self.lang, self.color, stdin=STDIN_LABEL) + "\n"
 
 
 class JsonFormat(Format):
@@ -203,7 +208,9 @@ class MarkdownFormat(Format):
         counts = [(name, n) for name, n in report.counts.most_common()]
         counts += [(f"{name} ({family}, not LLM DataDist)", n) for family, c in report.other.items()
                    for name, n in c.most_common()]
-        return ("\n" if self._scan_started else "") + markdown.summary(counts, self.lang)
+        first = markdown.first_failures([(STDIN_LABEL if f == "-" else f, h) for f, h in report.first.values()],
+                                        self.lang)
+        return ("\n" if self._scan_started else "") + first + markdown.summary(counts, self.lang)
 
 
 #: ``--format`` name -> its class.

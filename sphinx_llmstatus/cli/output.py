@@ -45,9 +45,13 @@ def write(stream, text: str) -> None:
 
 
 def error(message: str) -> None:
-    """One line on stderr, prefixed with the program name; nothing when stderr is closed (``2>&-``)."""
+    """One line on stderr, prefixed with the program name; nothing when stderr is closed (``2>&-``).
+
+    Control characters and undecodable bytes in ``message`` are escaped (``\\x1b``, ``\\xff``)."""
     if sys.stderr is None:
         return
+    if not message.isprintable():  # a file name or registry path with control characters or bad bytes
+        message = shown_path(message)
     try:
         sys.stderr.write(f"llmstatus: {message}\n")
     except OSError:  # stderr is a closed pipe or a full disk: the exit status still tells

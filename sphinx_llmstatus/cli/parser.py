@@ -73,7 +73,17 @@ class _Parser(argparse.ArgumentParser):
     def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("formatter_class", _Formatter)
         super().__init__(*args, **kwargs)
-        self._negative_number_matcher = re.compile(r"^-(?:\d+|\d*\.\d+|0[xX][0-9A-Fa-f]+)$")
+        accept_negative_hex(self)
+
+
+def accept_negative_hex(parser: argparse.ArgumentParser) -> None:
+    """Make ``parser`` read ``-0x5010B009`` as a value, as argparse reads ``-1``.
+
+    argparse keeps its negative-number pattern in an attribute without a
+    public setter (``_negative_number_matcher``); this widens it to hex in
+    one place, for the command's parsers and the ``%llmstatus`` magic's.
+    """
+    parser._negative_number_matcher = re.compile(r"^-(?:\d+|\d*\.\d+|0[xX][0-9A-Fa-f]+)$")
 
 
 def _output_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
@@ -190,10 +200,10 @@ def parse(argv: list[str]) -> argparse.Namespace | int:
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 2
     if args.command is None:
-        parser.print_usage()
         import sys
 
-        if sys.stderr is not None:
+        if sys.stderr is not None:  # usage errors go to stderr whole, as argparse's own do
+            parser.print_usage(sys.stderr)
             print("llmstatus: error: give a CODE or a command (llmstatus -h for help)", file=sys.stderr)
         return 2
     args.registry = [*args.registry, *getattr(args, "registry_after", [])]

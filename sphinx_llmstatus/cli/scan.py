@@ -37,7 +37,7 @@ def scan_files(files: list[str], args: Namespace, registry: Registry, fmt: Forma
     summary_only = getattr(args, "summary", False)
     unreadable = False
     out = sys.stdout
-    scanned = 0
+    scanned, found = 0, False
     for path, problem in expand(files, getattr(args, "recursive", False)):
         file = None if path == "-" else shown_path(path)  # None: each format names standard input
         key = file or "-"
@@ -46,8 +46,8 @@ def scan_files(files: list[str], args: Namespace, registry: Registry, fmt: Forma
                 raise problem
             stream = open_log(path)
             try:
-                scanned += 1
                 for before, hits, after in _groups(stream, args, registry):
+                    found = True
                     marked = []
                     for hit in hits:
                         cause = report.add(key, hit)
@@ -56,6 +56,7 @@ def scan_files(files: list[str], args: Namespace, registry: Registry, fmt: Forma
                         marked.append(hit)
                     if not summary_only:
                         write(out, fmt.scan_hits(before, marked, after, file, bool(args.context)))
+                scanned += 1
             finally:
                 if path != "-":
                     stream.close()
@@ -64,7 +65,7 @@ def scan_files(files: list[str], args: Namespace, registry: Registry, fmt: Forma
                 raise
             error(f"cannot read {file or STDIN_LABEL}: {exc.strerror or exc}")
             unreadable = True
-    if scanned:  # "no code found" would be misleading if nothing was read
+    if scanned or found:  # "no code found" would be misleading if nothing was read whole
         write(out, fmt.scan_end(report, summary_only))
     return 2 if unreadable else 1 if report.failures else 0
 

@@ -36,8 +36,18 @@ def exception_chain(exc: BaseException, limit: int = 20) -> list[BaseException]:
             continue
         seen.add(id(e))
         out.append(e)
-        todo += [e.__cause__, e.__context__]
+        todo += [_linked(e, "__cause__"), _linked(e, "__context__")]
     return out
+
+
+def _linked(exc: BaseException, attribute: str) -> BaseException | None:
+    """``exc.__cause__`` or ``exc.__context__``, or None when reading it raises (a hostile
+    exception class may make them properties) or gives something that is not an exception."""
+    try:
+        linked = getattr(exc, attribute)
+    except Exception:
+        return None
+    return linked if isinstance(linked, BaseException) else None
 
 
 def resolve_status(status: Any, registry: Registry) -> tuple[Match, ...]:
@@ -81,8 +91,13 @@ def attribute_codes(exc: BaseException, registry: Registry) -> tuple[Match, ...]
 
 
 def exception_text(exc: BaseException) -> str:
-    """The full traceback text, as Python would print it (chained exceptions included)."""
-    return "".join(traceback.format_exception(exc))
+    """The full traceback text, as Python would print it (chained exceptions included); the
+    messages of the chain alone when the exception breaks the traceback module (a property
+    ``__cause__`` that raises)."""
+    try:
+        return "".join(traceback.format_exception(exc))
+    except Exception:  # noqa: BLE001 - the user's exception object misbehaves
+        return "\n".join(safe_str(e) for e in exception_chain(exc))
 
 
 def text_hits(text: str, registry: Registry) -> list[Any]:

@@ -27,6 +27,11 @@ if TYPE_CHECKING:  # imported on first use, which keeps %load_ext cheap
 _QUOTES = "\"'`"
 
 
+#: Most rows a display may be asked for (a table that long is no longer read; a bound keeps
+#: a mistyped 10**5000 from breaking ``%config``, which prints every setting).
+MAX_ROWS = 1_000_000
+
+
 @magics_class
 class LLMStatusMagics(Magics):
     """Magics explaining CANN LLM DataDist status codes; see ``%llmstatus?``.
@@ -53,6 +58,7 @@ class LLMStatusMagics(Magics):
     max_rows = Int(
         1000,
         min=0,
+        max=MAX_ROWS,
         help="Most occurrences `%%llmstatus` displays; the result's .hits always holds all. 0: no limit.",
     ).tag(config=True)
 
@@ -79,8 +85,8 @@ class LLMStatusMagics(Magics):
         try:
             super()._load_config(cfg, section_names=section_names, traits=traits)
             return
-        except TraitError as exc:
-            error = exc
+        except (TraitError, ValueError) as exc:  # ValueError: traitlets cannot even print 10**5000
+            error = exc if isinstance(exc, TraitError) else TraitError(str(exc))
         for name, problem in self._drop_invalid_settings(cfg):
             if not self._ready:
                 import sys
@@ -100,7 +106,7 @@ class LLMStatusMagics(Magics):
                 continue
             try:
                 cast(Any, traits[key]).validate(self, value)  # every concrete trait type has validate()
-            except TraitError as exc:
+            except (TraitError, ValueError) as exc:
                 dropped.append((key, str(exc)))
                 for config in (cfg, getattr(self.shell, "config", None), self.config):
                     if config is not None and name in config and config[name].get(key) is value:
@@ -248,6 +254,8 @@ class LLMStatusMagics(Magics):
             from ..render.labels import N_
 
             words = " ".join(w.strip(_QUOTES) for w in args.search)
+            if not words.strip():
+                raise UsageError("--search needs a word")
             found = self._filter(search(words, self.registry), args)
             return ListResult(found, lang, api=args.api, title=self._title(found, N_("matching {q}"), lang, q=repr(words)))
         if args.code:
@@ -285,8 +293,8 @@ class LLMStatusMagics(Magics):
         args = self._parse(self.llmstatus_cell, line)
         lang = self.output_lang(args.lang)
         limit = self.max_rows if args.limit is None else args.limit
-        if limit < 0:
-            raise UsageError(f"--limit must be 0 (no limit) or more, not {limit}")
+        if not 0 <= limit <= MAX_ROWS:
+            raise UsageError(f"--limit must be 0 (no limit) to {MAX_ROWS}")
         hits = list(scan_text(cell, registry=self.registry, include_success=args.all))
         return ScanResult(hits, lang, text=cell, api=args.api, include_success=args.all, limit=limit or None)
 
@@ -294,6 +302,10 @@ class LLMStatusMagics(Magics):
     def _parse(self, magic: Any, line: str) -> Any:
         """``magic``'s arguments from ``line``; an option of the other magic is named as such."""
         is_cell = magic.__func__ is LLMStatusMagics.llmstatus_cell
+        if not is_cell:
+            from ..cli.parser import accept_negative_hex
+
+            accept_negative_hex(magic.parser)  # -0x5010B009 is a code, as in the command
         try:
             return magic.parser.parse_argstring(line)
         except UsageError as exc:

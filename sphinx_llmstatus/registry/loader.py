@@ -74,6 +74,12 @@ _SYMPTOM_ID_RE = r"^[a-z0-9][a-z0-9-]{0,63}$"
 _INDEX_RE = r"\[\d+\]"
 #: Bound on the short free-text fields (names, units, defaults, versions, terms).
 _SHORT_MAX = 200
+#: What a short field must be, for messages.
+_SHORT_RULE = f"a non-empty string of at most {_SHORT_MAX} characters on one line, without control characters"
+#: Control characters (C0, DEL, C1): an escape sequence in registry text would reach the
+#: terminal, the notebook and the page as it is. Texts may keep tabs and line breaks.
+_CONTROL_RE = r"[\x00-\x1f\x7f-\x9f]"
+_TEXT_CONTROL_RE = r"[\x00-\x08\x0b-\x1f\x7f-\x9f]"
 
 
 class RegistryError(ValueError):
@@ -340,8 +346,7 @@ class _Builder:
             raise RegistryError(file, f"must be one of {', '.join(SOURCE_KINDS)}", entry=entry, field="kind")
         version = raw.get("version")
         if version is not None and not _short(version):
-            raise RegistryError(file, f"must be a non-empty string of at most {_SHORT_MAX} characters",
-                                entry=entry, field="version")
+            raise RegistryError(file, f"must be {_SHORT_RULE}", entry=entry, field="version")
         url = raw.get("url")
         if not isinstance(url, str) or not _is_http_url(url):
             raise RegistryError(file, "must be an http(s) URL without spaces or control characters",
@@ -499,7 +504,7 @@ class _Builder:
                 raise fail("applies_to.frameworks", f"{_shown(fw)} is not one of {', '.join(FRAMEWORKS)}")
         versions = applies.get("versions")
         if versions is not None and not _short(versions):
-            raise fail("applies_to.versions", f"must be a non-empty string of at most {_SHORT_MAX} characters")
+            raise fail("applies_to.versions", f"must be {_SHORT_RULE}")
         return Cause(
             **texts,
             sources=self._source_list(raw, sources, fail),
@@ -540,7 +545,7 @@ class _Builder:
 
             setting_name = item.get("name")
             if not isinstance(setting_name, str) or not _short(setting_name):
-                raise fail("name", f"missing, or not a string of at most {_SHORT_MAX} characters")
+                raise fail("name", f"missing, or not {_SHORT_RULE}")
             api: str | None = item.get("api")
             if api is not None and api not in APIS:
                 raise fail("api", f"must be one of {', '.join(APIS)} (or left out)")
@@ -552,7 +557,7 @@ class _Builder:
                 raise fail("kind", f"{_shown(kind)} is not one of {', '.join(SETTING_KINDS)}")
             for opt in ("unit", "default"):
                 if opt in item and not _short(item[opt]):
-                    raise fail(opt, f"must be a non-empty string of at most {_SHORT_MAX} characters")
+                    raise fail(opt, f"must be {_SHORT_RULE}")
             out.append(Setting(name=setting_name, kind=kind, about=_text(item.get("about"), fail, "about"),
                                sources=self._source_list(item, sources, fail), api=api,
                                unit=item.get("unit"), default=item.get("default"),
@@ -610,7 +615,7 @@ class _Builder:
                        codes=tuple(dict.fromkeys(codes)), terms=terms)
 
     def _check_unique(self, codes: list[StatusCode]) -> None:
-        names: dict[str, str] = {}
+        names: dict[str, tuple[str, str]] = {}  # spelling (upper) -> (code, field that spells it)
         values: dict[int, str] = {}
         numbers = {form.upper(): code.name for code in codes for form in code.number_forms}
         for code in codes:
@@ -618,16 +623,26 @@ class _Builder:
                 if not re.match(_NAME_RE, alias) or re.match(_HEXLIKE_RE, alias):
                     raise self._fail(code.name, "aliases", f"alias {_shown(alias)} is not an upper-case "
                                      "identifier such as LLM_LINK_FAILED (letters, digits, _; not a number)")
-            for spelling in code.spellings:
+            for spelling, field in _spelled_by(code):
                 if spelling.upper() in numbers:
-                    raise self._fail(code.name, "aliases" if spelling in code.aliases else "name",
+                    raise self._fail(code.name, field,
                                      f"spelling {spelling!r} is also a number form of {numbers[spelling.upper()]}")
-                other = names.setdefault(spelling.upper(), code.name)
-                if other != code.name:
-                    raise self._fail(code.name, "name", f"spelling {spelling!r} is also used by {other}")
-            other = values.setdefault(code.value, code.name)
-            if other != code.name:
-                raise self._fail(code.name, "value", f"duplicate value {code.value:#x}: also {other}")
+                other = names.setdefault(spelling.upper(), (code.name, field))
+                if other[0] != code.name:
+                    raise self._clash(spelling, (code.name, field), other)
+            other_value = values.setdefault(code.value, code.name)
+            if other_value != code.name:
+                raise self._fail(code.name, "value", f"duplicate value {code.value:#x}: also {other_value}")
+
+    def _clash(self, spelling: str, one: tuple[str, str], two: tuple[str, str]) -> RegistryError:
+        """The error for two codes spelled alike, blamed on the alias if one side is an alias,
+        else on the side a later file set (the file that brought the clash)."""
+        def blame(side: tuple[str, str]) -> tuple[bool, int]:
+            return (side[1] == "aliases", self.file_order.get(self._where(*side), 0))
+
+        culprit, other = (one, two) if blame(one) >= blame(two) else (two, one)
+        what = "an alias of" if other[1] == "aliases" else "the name of"
+        return self._fail(culprit[0], culprit[1], f"{spelling!r} is already {what} {other[0]}")
 
     def _check_references(self, code: StatusCode, known: set[str], api_names: set[str]) -> None:
         for related in code.related:
@@ -684,6 +699,16 @@ class _Builder:
                              known, note.terms, lambda f, r, field=field: self._fail(code.name, f"{field}.{f}", r))
 
 
+def _spelled_by(code: StatusCode) -> Iterator[tuple[str, str]]:
+    """Each spelling of ``code`` with the field that gives it: the name, the API names, the aliases."""
+    yield code.name, "name"
+    for view in code.views:
+        if view.name != code.name:
+            yield view.name, f"{view.api}.name"
+    for alias in code.aliases:
+        yield alias, "aliases"
+
+
 def _check_backticks(texts: Mapping[str, Text], allowed: set[str], codes: set[str],
                      terms: tuple[str, ...], fail: Any) -> None:
     """Every backticked token of ``texts`` is a code, an ``allowed`` name (``name=value``
@@ -702,13 +727,14 @@ def _check_backticks(texts: Mapping[str, Text], allowed: set[str], codes: set[st
 
 
 def _short(value: Any) -> bool:
-    return isinstance(value, str) and bool(value.strip()) and len(value) <= _SHORT_MAX
+    return (isinstance(value, str) and bool(value.strip()) and len(value) <= _SHORT_MAX
+            and not re.search(_CONTROL_RE, value))
 
 
 def _str_list(raw: Mapping[str, Any], field: str, fail: Any) -> tuple[str, ...]:
     value = raw.get(field, [])
     if not isinstance(value, list) or not all(_short(v) for v in value):
-        raise fail(field, f"must be a list of non-empty strings of at most {_SHORT_MAX} characters")
+        raise fail(field, f"must be a list, each item {_SHORT_RULE}")
     return tuple(value)
 
 
@@ -757,6 +783,10 @@ def _text(raw: Any, fail: Any, field: str) -> Text:
         value = raw.get(lang)
         if not isinstance(value, str) or not value.strip():
             raise fail(f"{field}.{lang}", "missing or empty")
+        control = re.search(_TEXT_CONTROL_RE, value)
+        if control:
+            raise fail(f"{field}.{lang}", f"holds the control character U+{ord(control.group()):04X} "
+                       "(registry text is plain text)")
     extra = set(raw) - set(LANGS)
     if extra:
         raise fail(f"{field}.{sorted(extra)[0]}", "unknown language (use en and zh)")
@@ -775,7 +805,8 @@ def _sort_key(code: StatusCode) -> tuple[int, int]:
 
 
 def load_registry(extra_files: Iterable[str | os.PathLike[str]] = (), *, packaged: bool = True) -> Registry:
-    """Load the packaged registry plus ``extra_files`` (later files override earlier ones).
+    """Load the packaged registry plus ``extra_files`` (later files override earlier ones;
+    a file given twice is read once).
 
     Returns a new :class:`Registry`. Raises :class:`RegistryError` naming the
     file, entry and field of the first problem found.
@@ -785,7 +816,11 @@ def load_registry(extra_files: Iterable[str | os.PathLike[str]] = (), *, package
     if packaged:
         files.append(packaged_registry_path())
         builder.add(read_packaged(), files[-1])
+    seen: set[str] = set()
     for path in (os.fspath(f) for f in extra_files):
+        if os.path.realpath(path) in seen:  # given twice (config and command line): read once
+            continue
+        seen.add(os.path.realpath(path))
         builder.add(read_toml(path), path)
         files.append(path)
     return builder.build(tuple(files))

@@ -140,13 +140,25 @@ class UnknownStatusCode(LookupError):
             else:
                 msg = f"{shown} is not an LLM DataDist status code (does not fit in 32 bits)"
         else:
-            msg = f"unknown LLM DataDist status code {self.query!r}"
+            msg = f"unknown LLM DataDist status code {_quoted(self.query)}"
             foreign = _foreign_letters(self.query)
             if foreign:
-                msg += ": it contains " + ", ".join(foreign) + ", not a Latin letter"
+                msg += ": it contains " + ", ".join(foreign) + ", not an ASCII letter"
         if self.suggestions:
             msg += "; did you mean " + ", ".join(self.suggestions) + "?"
         return msg
+
+
+def _quoted(text: str) -> str:
+    """``text`` in quotes for a one-line message: bytes that were not UTF-8 (surrogate escapes
+    from the command line) as ``\\xff``, the way file names are shown; other characters that
+    do not print (controls) escaped as ``repr`` does."""
+    def shown(ch: str) -> str:
+        if "\udc80" <= ch <= "\udcff":
+            return f"\\x{ord(ch) - 0xDC00:02x}"
+        return ch if ch.isprintable() else repr(ch)[1:-1]
+
+    return "'" + "".join(map(shown, text)) + "'"
 
 
 def _foreign_letters(text: str, limit: int = 3) -> list[str]:

@@ -13,6 +13,10 @@ import html
 import re
 from collections.abc import Iterable, Sequence
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..scan.hit import Hit
+
 from ..registry.model import RECOVERABLE_VALUES, Source, StatusCode
 from .html import CARD_COLUMNS, HIT_COLUMNS, HitRow
 from .labels import N_, api_label, label, scan_title
@@ -181,6 +185,24 @@ def hit_row(row: HitRow, lang: str, *, file: str | None = None,
         # One cell: a table row cannot hold a newline, <br> is what GitHub and Jupyter break on.
         cells.append("<br>".join(_code(f"{n}: {text}") for n, text in context))
     return _row(cells)
+
+
+def first_failures(items: Sequence[tuple[str, Hit]], lang: str) -> str:
+    """``**First failure per process:**`` and one item per ``(file, hit)`` (file, line, process,
+    code, remedy), then a blank line; empty when ``items`` is."""
+    if not items:
+        return ""
+    from ..scan.report import hit_name
+    from .text import process_label
+
+    out = [f"**{esc(label('First failure per process', lang))}:**", ""]
+    for file, hit in items:
+        view = hit.code.view(hit.api) if hit.code is not None and hit.api else None
+        view = view or (hit.code.views[0] if hit.code is not None and hit.code.views else None)
+        remedy = f": {rich(view.remedy.get(lang))}" if view is not None else ""
+        out.append(f"- {esc(f'{file}:{hit.line_no}')} {esc(process_label(hit.process, lang))} "
+                   f"{_code(hit_name(hit))}{remedy}")
+    return "\n".join(out) + "\n\n"
 
 
 def summary(counts: Sequence[tuple[str, int]], lang: str) -> str:

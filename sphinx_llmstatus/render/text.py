@@ -301,35 +301,42 @@ def summary(counts: Mapping[tuple[str, int | None], int], codes: Mapping[tuple[s
     return "\n".join(out)
 
 
-def report_summary(report: Report, lang: str, color: bool = False) -> str:
+def report_summary(report: Report, lang: str, color: bool = False, stdin: str = "-") -> str:
     """The end of a text scan: first failure per process (with its remedy), the per-code
-    :func:`summary`, how many generic codes are likely consequences, other layers, symptoms."""
+    :func:`summary`, how many generic codes are likely consequences, other layers, symptoms.
+    ``stdin`` is how standard input (file ``-`` in the report) is named."""
     from ..registry.layout import FAMILY_LABELS
     from ..scan.report import hit_name
 
     lines = []
     if report.first:
-        lines.append(style("First failure per process", "bold", color=color) + ":")
+        lines.append(style(label("First failure per process", lang), "bold", color=color) + ":")
         for file, hit in report.first.values():
             code = hit.code
             view = code.view(hit.api) if code is not None and hit.api else None
             view = view or (code.views[0] if code is not None and code.views else None)
             remedy = plain(view.remedy.get(lang)) if view is not None else ""
-            who = f"process {hit.process}" if hit.process else "process (unnamed)"
-            lines.append(f"  {file}:{hit.line_no}  {who}  {style(hit_name(hit), 'red', 'bold', color=color)}"
-                         + (f": {remedy}" if remedy else ""))
+            lines.append(f"  {stdin if file == '-' else file}:{hit.line_no}  {process_label(hit.process, lang)}  "
+                         f"{style(hit_name(hit), 'red', 'bold', color=color)}" + (f": {remedy}" if remedy else ""))
     keys = {name: (name, report.codes[name].value) for name in report.counts}
     lines.append(summary({keys[n]: c for n, c in report.counts.items()},
                          {keys[n]: report.codes[n].code for n in report.counts}, lang, color))
     for name, n in report.consequences.items():
-        lines.append(f"  ({n} of the {name} lines follow an earlier failure of the same process: "
-                     "likely consequences, not causes)")
+        lines.append("  " + label("({n} {name} lines follow an earlier failure of their process: likely consequences)",
+                                  lang, n=n, name=name))
+    not_ours = label("not LLM DataDist", lang)
     for fam, counter in report.other.items():
         lines.append(f"  {FAMILY_LABELS.get(fam, fam)}: " + ", ".join(f"{n} × {name}" for name, n in counter.most_common())
-                     + " (not LLM DataDist)")
+                     + f" ({not_ours})")
     if report.symptoms:
-        lines.append("  symptoms: " + ", ".join(f"{n} × {name}" for name, n in report.symptoms.most_common()))
+        lines.append(f"  {label('symptoms', lang)}: "
+                     + ", ".join(f"{n} × {name}" for name, n in report.symptoms.most_common()))
     return "\n".join(lines)
+
+
+def process_label(process: str | None, lang: str) -> str:
+    """``process 4242 (python)``, or ``process (unnamed)`` when the line does not say."""
+    return label("process {process}", lang, process=process) if process else label("process (unnamed)", lang)
 
 
 def summary_key(hit: Hit) -> tuple[str, int | None]:

@@ -2,15 +2,20 @@
 
 Compressed input is recognised by its magic bytes (a rotated ``worker.log.1``
 that is really gzip is read as gzip; a ``.gz`` that is plain text is read as
-text) and decompressed as a stream, so memory stays bounded. zstd needs the
-``zstandard`` package (installed with this package where a wheel exists); a
-zstd file without it gives a clear ``OSError``.
+text) and decompressed as a stream, so memory stays bounded. Corrupt or
+truncated compressed data is an ``OSError`` naming the format, like any other
+unreadable file. zstd needs the ``zstandard`` package (installed with this
+package where a wheel exists); a zstd file without it gives a clear
+``OSError``. One limit: ``zstandard``'s streaming reader ends quietly where a
+zstd file is cut short (it gives no error for a truncated last frame), so the
+part before the cut is scanned without a warning.
 """
 
 from __future__ import annotations
 
 import io
 import os
+import stat
 import sys
 from collections.abc import Iterator
 from typing import BinaryIO
@@ -34,11 +39,35 @@ def detect(head: bytes) -> str | None:
     return None
 
 
+class _Checked(io.RawIOBase):
+    """A decompressing reader whose decoding errors (``EOFError`` for a cut file,
+    ``zlib.error``, ``lzma.LZMAError``, ``zstandard.ZstdError``) become ``OSError``
+    naming the format: the caller reports an unreadable file and goes on."""
+
+    def __init__(self, inner: BinaryIO, fmt: str, errors: tuple[type[BaseException], ...]) -> None:
+        super().__init__()
+        self._inner, self._fmt, self._errors = inner, fmt, errors
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        try:
+            return self._inner.readinto(buffer)  # type: ignore[attr-defined]
+        except self._errors as exc:
+            raise OSError(f"{self._fmt} data is truncated or corrupt ({exc})") from None
+
+    def close(self) -> None:
+        self._inner.close()
+        super().close()
+
+
 def decompressed(stream: BinaryIO) -> BinaryIO:
     """``stream`` itself, or a decompressing reader over it when its first bytes are a known magic.
 
-    ``stream`` needs ``peek`` (buffered readers, ``sys.stdin.buffer``). Raises
-    OSError for zstd input when the ``zstandard`` package is missing.
+    ``stream`` needs ``peek`` (buffered readers, ``sys.stdin.buffer``). Reads
+    from the decompressing reader raise OSError for corrupt or truncated data;
+    opening raises OSError for zstd input when the ``zstandard`` package is missing.
     """
     peek = getattr(stream, "peek", None)
     if peek is None:
@@ -46,24 +75,30 @@ def decompressed(stream: BinaryIO) -> BinaryIO:
     fmt = detect(peek(8)[:8])
     if fmt is None:
         return stream
+    errors: tuple[type[BaseException], ...] = (EOFError,)
     if fmt == "gzip":
         import gzip
+        import zlib
 
-        return gzip.GzipFile(fileobj=stream, mode="rb")  # type: ignore[return-value]
-    if fmt == "bzip2":
+        inner: BinaryIO = gzip.GzipFile(fileobj=stream, mode="rb")  # type: ignore[assignment]
+        errors += (zlib.error,)
+    elif fmt == "bzip2":
         import bz2
 
-        return bz2.BZ2File(stream, "rb")  # type: ignore[return-value]
-    if fmt == "xz":
+        inner = bz2.BZ2File(stream, "rb")  # type: ignore[assignment]
+    elif fmt == "xz":
         import lzma
 
-        return lzma.LZMAFile(stream, "rb")  # type: ignore[return-value]
-    try:
-        import zstandard
-    except ImportError:
-        raise OSError("zstd-compressed input needs the 'zstandard' package (pip install zstandard)") from None
-    reader = zstandard.ZstdDecompressor().stream_reader(stream, read_across_frames=True)
-    return io.BufferedReader(reader)
+        inner = lzma.LZMAFile(stream, "rb")  # type: ignore[assignment]
+        errors += (lzma.LZMAError,)
+    else:
+        try:
+            import zstandard
+        except ImportError:
+            raise OSError("zstd-compressed input needs the 'zstandard' package (pip install zstandard)") from None
+        inner = zstandard.ZstdDecompressor().stream_reader(stream, read_across_frames=True)
+        errors += (zstandard.ZstdError,)
+    return io.BufferedReader(_Checked(inner, fmt, errors))
 
 
 def open_log(path: str, stdin: BinaryIO | None = None) -> BinaryIO:
@@ -76,17 +111,17 @@ def open_log(path: str, stdin: BinaryIO | None = None) -> BinaryIO:
         raw: BinaryIO = stdin if stdin is not None else sys.stdin.buffer
     else:
         raw = open(path, "rb")  # noqa: SIM115 (closed by the caller)
-    stream = decompressed(raw)
-    if stream is not raw:
-        stream = stream if hasattr(stream, "peek") else io.BufferedReader(stream)  # type: ignore[type-var]
-    return utf8_stream(stream)
+    return utf8_stream(decompressed(raw))
 
 
 def expand(paths: list[str], recursive: bool) -> Iterator[tuple[str, OSError | None]]:
     """``(path, error)`` for each file to scan: directories walked (sorted) when ``recursive``.
 
     A directory without ``recursive`` gives an ``IsADirectoryError`` entry; a
-    missing path is passed through for the opener to report.
+    missing path is passed through for the opener to report. Walking reads
+    regular files only (symbolic links to regular files included): FIFOs,
+    devices, sockets and broken links met inside a directory are skipped, as
+    ``grep -r`` skips them, since reading them could block or never end.
     """
     for path in paths:
         if path != "-" and os.path.isdir(path):
@@ -96,6 +131,15 @@ def expand(paths: list[str], recursive: bool) -> Iterator[tuple[str, OSError | N
             for root, dirs, files in os.walk(path):
                 dirs.sort()
                 for name in sorted(files):
-                    yield os.path.join(root, name), None
+                    found = os.path.join(root, name)
+                    if _is_regular(found):
+                        yield found, None
         else:
             yield path, None
+
+
+def _is_regular(path: str) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:  # a broken link, or gone since the walk listed it
+        return False

@@ -1,0 +1,112 @@
+"""``llmstatus scan`` given bad or unusual input: one line per unreadable file, the rest still scanned.
+
+Cases from an adversarial run of issue 13 (corrupt and truncated compressed logs,
+special files met by ``-r``), and the report's words: standard input named one
+way, first failures in every format, Chinese from the catalog.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import json
+import lzma
+import os
+import subprocess
+import sys
+
+import pytest
+
+CLI = [sys.executable, "-m", "sphinx_llmstatus"]
+FAILURE = b"[ERROR] LinkLlmClusters failed, ret = 1343270921\n"
+
+
+def run(*args: str, stdin: bytes | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    env = {**os.environ, "NO_COLOR": "1"}
+    return subprocess.run([*CLI, *args], input=stdin, capture_output=True, check=False, timeout=timeout, env=env)
+
+
+def _zstd(data: bytes) -> bytes:
+    zstandard = pytest.importorskip("zstandard")
+    return zstandard.ZstdCompressor().compress(data)
+
+
+BIG = b"".join(b"worker %d ok\n" % i for i in range(200_000)) + FAILURE
+CORRUPT = {
+    "cut.gz": lambda: gzip.compress(BIG)[:20_000],
+    "garbage.gz": lambda: b"\x1f\x8b\x08garbage",
+    "bitflip.gz": lambda: (lambda d: d[:200] + bytes(b ^ 0xFF for b in d[200:400]) + d[400:])(gzip.compress(BIG)),
+    "cut.xz": lambda: lzma.compress(BIG)[:5_000],
+    "junk.xz": lambda: b"\xfd7zXZ\x00junk",
+    "cut.bz2": lambda: bz2.compress(BIG)[:5_000],
+    "junk.zst": lambda: b"\x28\xb5\x2f\xfdjunkjunk",
+}
+
+
+@pytest.mark.parametrize("name", sorted(CORRUPT))
+def test_corrupt_or_truncated_compressed_log_is_one_line_and_the_next_file_is_scanned(tmp_path, name):
+    bad = tmp_path / name
+    bad.write_bytes(CORRUPT[name]())
+    good = tmp_path / "good.log"
+    good.write_bytes(FAILURE)
+    p = run("scan", "--summary", str(bad), str(good))
+    err = p.stderr.decode()
+    assert "Traceback" not in err and len(err.splitlines()) == 1, err
+    assert err.startswith(f"llmstatus: cannot read {bad}: ") and ("truncated or corrupt" in err or "Invalid" in err)
+    assert p.returncode == 2  # unreadable beats "found a failure"
+    assert f"{good}:1" in p.stdout.decode()  # the good file's first failure is in the summary
+    piped = run("scan", "-", stdin=CORRUPT[name]())
+    assert piped.returncode == 2 and "Traceback" not in piped.stderr.decode()
+    assert piped.stderr.decode().startswith("llmstatus: cannot read (standard input): ")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_recursive_scan_skips_fifos_devices_and_broken_links(tmp_path):
+    tree = tmp_path / "logs"
+    (tree / "sub").mkdir(parents=True)
+    (tree / "sub" / "worker.log").write_bytes(FAILURE)
+    os.mkfifo(tree / "fifo")
+    (tree / "zero").symlink_to("/dev/zero")
+    (tree / "broken").symlink_to(tmp_path / "missing")
+    (tree / "linked.log").symlink_to(tree / "sub" / "worker.log")
+    p = run("scan", "-r", "--json", str(tree), timeout=60)  # reading the FIFO or /dev/zero would hang
+    assert p.returncode == 1 and p.stderr == b""
+    assert sorted(json.loads(line)["file"] for line in p.stdout.decode().splitlines()) == [
+        str(tree / "linked.log"), str(tree / "sub" / "worker.log")]
+
+
+def test_standard_input_is_named_one_way_in_hits_and_report():
+    data = b"(VllmWorker rank=0 pid=9) ERROR x failed, error code is LLMStatusCode.LLM_LINK_FAILED\n" * 2
+    data += b"(VllmWorker rank=0 pid=9) ERROR y failed, error code is LLMStatusCode.LLM_FAILED\n"
+    text = run("scan", "-", stdin=data).stdout.decode()
+    assert "(standard input):1: LLM_LINK_FAILED" in text
+    assert "  (standard input):1  process" in text  # the first failure
+    assert "LLM_LINK_FAILED at (standard input):1" in text  # the consequence note
+    assert "-:1" not in text
+    markdown = run("scan", "--format", "markdown", "-", stdin=data).stdout.decode()
+    assert "- \\(standard input\\):1 process" in markdown or "- (standard input):1 process" in markdown
+    summary = json.loads(run("scan", "--summary", "--json", "-", stdin=data).stdout)
+    assert summary["first_failures"][0]["file"] == "-"  # JSON keeps the conventional "-"
+
+
+def test_markdown_report_opens_with_the_first_failure_per_process(tmp_path):
+    log = tmp_path / "w.log"
+    log.write_bytes(b"[ERROR] GE(4242,python):x [llm_datadist.cc:1] ErrorNo: 4294967295(failed) LinkLlmClusters\n"
+                    + FAILURE)
+    for args in (("--summary",), ()):
+        text = run("scan", "--format", "markdown", *args, str(log)).stdout.decode()
+        first = text.index("**First failure per process:**")
+        assert first < text.index("**Summary:**")
+        assert "process 4242 (python) <code>LLM\\_FAILED</code>: " in text
+
+
+def test_the_scan_report_speaks_chinese_from_the_catalog(tmp_path):
+    log = tmp_path / "w.log"
+    log.write_bytes(b"(VllmWorker rank=0 pid=9) ERROR x: LLMStatusCode.LLM_LINK_FAILED\n"
+                    b"(VllmWorker rank=0 pid=9) ERROR y: LLMStatusCode.LLM_FAILED\n"
+                    b"[ERROR] GE(5,ker):x [error_tracking.cc:113] ErrorNo: 4294967295(failed)\n")
+    text = run("--lang", "zh", "scan", str(log)).stdout.decode()
+    for english in ("First failure", "process (unnamed)", "likely a consequence", "Other layers",
+                    "not LLM DataDist", "lines follow"):
+        assert english not in text, english
+    assert "各进程的首个失败" in text and "其他层" in text and "多半是" in text

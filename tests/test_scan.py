@@ -239,6 +239,8 @@ def test_fields_are_not_codes():
     "LLMStatusCode." * 70_000 + "LLM_LINK_FAILED",
     "<" * 1_000_000 + "LLMStatusCode.LLM_TIMEOUT: 1",
     "1343270921 " * 90_000,
+    "ret = ffffffff " * 66_000,
+    "".join(("ret = 1343270921 ", "LLM_LINK_FAILED ", "0x5010B009 ", "error 507053 ")[i * 7 % 4] for i in range(60_000)),
 ])
 def test_hostile_lines_are_linear(line):
     """Hang guard only (generous): each took tens of seconds with the old rules; bench/ has the figure."""

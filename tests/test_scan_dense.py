@@ -1,0 +1,88 @@
+"""Dense lines: deciding a match once per distinct window and once per period changes no hit (issue 10).
+
+The rules decide each match from the characters around it that they read
+(``rules._REACH``); a repeating stretch of a long line is matched once per
+period (``rules._periodic``). Both are checked here against deciding every
+match on the whole line, on random lines full of near-misses; bench/ has the
+timings.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from sphinx_llmstatus.scan import engine, rules, scan_text
+
+PIECES = [
+    "ret = 1343270921", "ret=0x5010B009", "1343270921", "0x5010b009", "5010b002", "rc: ffffffff", "k_ret = ffffffff",
+    "ErrorNo: 4294967295(failed)", "error code is 507053", "error 507057", "err=507046", "errNo[0x0000000005000007]",
+    "ErrorNo: 103905()", "code FFFFFFFF", "LLM_LINK_FAILED", "LLM_TIMEOUT", "LLMStatusCode.LLM_LINK_FAILED",
+    "<LLMStatusCode.LLM_TIMEOUT: 1343270917>", "ge::LLM_FAILED", "llm_datadist::LLM_NOT_YET_LINK", "LLM_SUCCESS",
+    "ret == LLM_SUCCESS", "ret != 1343270921", "remote_ip=1343270921", "port: 1343270922", "cluster_id:1343270923",
+    "remoteIp 1343270921", "x1343270921", "a.1343270921", "1343270921.5", "/path/1343270921", "LinkLlmClusters",
+    "llm_datadist", "PushKvBlocks", "LLM_", "ret", "=", "==", " ", "\t", ":", ".", "::", "<", ">", "-1", "0",
+    "id=73921", "a.b.c.", "ffffffffff", "LLMStatusCode.", "error", "errno", "is", "status_code", "é", "\u00a0",
+    "ret ffffffff == 0", "ffffffff", "4294967295", "507057", "0x", "LLM_LINK_FAILEDX", "_LLM_TIMEOUT",
+]
+
+
+def one_by_one(line: str) -> list[tuple]:
+    """Every match decided on the whole line, the overlaps dropped as the rules drop them."""
+    m = engine.scanner().matcher
+    out = []
+    for rx, kind in m._scans:
+        for match in rx.finditer(line):
+            s = match.start()
+            k = "qualified" if kind == "name" and s > 0 and line[s - 1] in ".:" else kind
+            verdict = m._decide(line, s, match.end(), match.group(), k, False)
+            if verdict is not None:
+                out.append((s + verdict[0], s + verdict[1], verdict[2], verdict[3], verdict[4]))
+    out.sort(key=lambda t: (t[0], -t[1]))
+    kept, last_end = [], -1
+    for t in out:
+        if t[0] >= last_end:
+            kept.append(t)
+            last_end = t[1]
+    return kept
+
+
+def grouped(line: str) -> list[tuple]:
+    tokens = engine.scanner().matcher.tokens(line)
+    return sorted((s, s + t.end - t.start, t.kind, t.value, t.code) for t in tokens for s in t.occurrences())
+
+
+def random_line(rnd: random.Random, words: int) -> str:
+    vocab = rnd.sample(PIECES, rnd.randint(2, 10))
+    return "".join((rnd.choice(vocab) if rnd.random() < 0.8 else rnd.choice(PIECES))
+                   + rnd.choice([" ", " ", "", "  ", str(rnd.randint(0, 999)) + " "]) for _ in range(words))
+
+
+def repeating_line(rnd: random.Random) -> str:
+    unit = "".join(rnd.choice(PIECES) + rnd.choice([" ", "", ", "]) for _ in range(rnd.randint(1, 5)))
+    line = list(random_line(rnd, 5) + unit * (40_000 // len(unit) + 2) + random_line(rnd, 5))
+    for _ in range(rnd.choice([0, 1, 2])):  # an edit somewhere in the repeats
+        line[rnd.randrange(len(line))] = rnd.choice(["x", " ", "=", "LLM_TIMEOUT"])
+    return "".join(line)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_windows_and_periods_decide_as_every_match_on_the_line(seed):
+    rnd = random.Random(seed)
+    for line in (random_line(rnd, rnd.randint(300, 3000)), repeating_line(rnd)):
+        assert grouped(line) == one_by_one(line)
+
+
+@pytest.mark.parametrize("line", [
+    "ret = ffffffff " * 5000 + "LinkLlmClusters",  # the context word only after the last number
+    "LinkLlmClusters " + "x" * 70_000 + "ret = ffffffff " * 5000,  # ... only before the first, far
+    "k_ret = ffffffff PushKvBlocks " * 3000,  # ... in every period
+    ("ret = ffffffff " * 3000) + "LinkLlmClusters" + ("ret = ffffffff " * 3000),
+])
+def test_context_word_of_a_repeating_line(monkeypatch, line):
+    """The LLM DataDist context of a shared number is found as if the line did not repeat."""
+    fast = [(h.family, h.evidence, h.columns) for h in scan_text(line)]
+    monkeypatch.setattr(rules, "PERIODIC_LINE", 1 << 60)
+    monkeypatch.setattr(engine, "PERIODIC_LINE", 1 << 60)
+    assert [(h.family, h.evidence, h.columns) for h in scan_text(line)] == fast

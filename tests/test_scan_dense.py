@@ -25,6 +25,8 @@ PIECES = [
     "llm_datadist", "PushKvBlocks", "LLM_", "ret", "=", "==", " ", "\t", ":", ".", "::", "<", ">", "-1", "0",
     "id=73921", "a.b.c.", "ffffffffff", "LLMStatusCode.", "error", "errno", "is", "status_code", "é", "\u00a0",
     "ret ffffffff == 0", "ffffffff", "4294967295", "507057", "0x", "LLM_LINK_FAILEDX", "_LLM_TIMEOUT",
+    "== <LLMStatusCode.LLM_TIMEOUT: 1343270917>", "<   LLMStatusCode.LLM_LINK_FAILED : 1343270921 >",
+    "ret ==  llm_datadist.LLMStatusCode.LLM_TIMEOUT", "x!=<ge::LLM_FAILED: 1>",
 ]
 
 

@@ -199,7 +199,7 @@ class Matcher:
         hi = len(line) if hi is None else hi
         stop = min(len(line), hi + 96)
         found: dict[tuple, list[int]] = {}  # verdict (relative to the match) -> match starts
-        caches: dict[str, dict[str, list[int] | None]] = {kind: {} for kind in _REACH}
+        caches: dict[object, dict[str, list[int] | None]] = {kind: {} for kind in _REACH}
         if stop - lo <= SHORT_LINE:
             self._collect(line, [(kind, (m,)) for m, kind in self._short_matches(line, lo, stop)],
                           0, hi, include_success, found, caches)
@@ -226,9 +226,10 @@ class Matcher:
 
     def _collect(self, line: str, runs: Iterable[tuple[str, Iterable[re.Match[str]]]], lo: int, hi: int,
                  include_success: bool, found: dict[tuple, list[int]],
-                 caches: dict[str, dict[str, list[int] | None]]) -> None:
+                 caches: dict[object, dict[str, list[int] | None]]) -> None:
         """Add to ``found`` the starts of the matches of ``runs`` starting in ``[lo, hi)``, by verdict."""
         decide = self._decide
+        stops: bytes | None = None  # the line with the characters a qualifier chain stops at as "|"
         for kind, matches in runs:
             reach = _REACH[kind]
             cache = caches[kind]
@@ -244,6 +245,12 @@ class Matcher:
                     k = "qualified"
                     before, after = _REACH[k]
                     c = caches[k]
+                    if stops is None:
+                        stops = line.encode("ascii").translate(_QUALIFIER_STOPS) if line.isascii() else b""
+                    stop = stops.rfind(b"|", s - before, s)
+                    if stop >= 0:  # the chain, "<" and "==" are read back to 16 before the stop
+                        before = max(_MIN_BEFORE, s - stop + 16)
+                        c = caches.setdefault((k, before), {})
                 if s < before:  # near the line's start: decided on the line itself
                     verdict = decide(line, s, m.end(), m.group(), k, include_success)
                     if verdict is not None:
@@ -319,6 +326,12 @@ class Matcher:
 #: keyword (31); 8 after for the comparison. A verdict depends on nothing else.
 _REACH = {"name": (8, 8), "qualified": (560, 64), "lh": (51, 8), "ld": (51, 8), "sv": (31, 8), "ov": (31, 8)}
 _UNSEEN: list[int] = []
+#: ASCII characters a qualifier chain (letters, digits, "_", "." and ":", _qualifier_start)
+#: stops at, as "|": a qualified name's window starts 16 characters before the last one
+#: (for "<" and "=="), not _REACH's 560, so the names before it do not make it distinct.
+_QUALIFIER_STOPS = bytes(ord("-") if chr(i).isascii() and (chr(i).isalnum() or chr(i) in "_.:") else ord("|")
+                         for i in range(256))
+_MIN_BEFORE = 10
 
 
 #: Lines at least this long (characters) are looked at for a repeating stretch.

@@ -250,7 +250,10 @@ class Matcher:
                     stop = stops.rfind(b"|", s - before, s)
                     if stop >= 0:  # the chain, "<" and "==" are read back to 16 before the stop
                         before = max(_MIN_BEFORE, s - stop + 16)
-                        c = caches.setdefault((k, before), {})
+                    if line[m.end():m.end() + 9].lstrip(" \t")[:1] != ":":
+                        after = 9  # no repr tail: its blanks (up to 8) and the "==" check are read
+                    if (before, after) != _REACH[k]:
+                        c = caches.setdefault((k, before, after), {})
                 if s < before:  # near the line's start: decided on the line itself
                     verdict = decide(line, s, m.end(), m.group(), k, include_success)
                     if verdict is not None:

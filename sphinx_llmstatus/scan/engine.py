@@ -24,8 +24,10 @@ so hits still come out in order.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
+from itertools import chain
 from typing import BinaryIO
 
 from ..registry.layout import FAMILY_KEYS, FAMILY_LABELS, SHARED_READINGS, hccl_error, neighbour_family
@@ -33,7 +35,7 @@ from ..registry.model import Registry
 from . import prefilter as _prefilter
 from .context import CONTEXT_SPAN, HEAD, MODULE_FAMILIES, NEAR, ContextFinder, Prefix, prefix
 from .hit import MAX_COLUMNS, Hit
-from .rules import Matcher, Token
+from .rules import PERIODIC_LINE, Matcher, Token, _periodic
 
 READ_SIZE = 4 << 20
 #: Lines longer than this (bytes) are scanned in pieces, never held whole.
@@ -190,7 +192,7 @@ def _long_line(buf: bytearray, read: Callable[[int], bytes], read_size: int) -> 
 class _Line:
     """What the hits of one line are made from: its tokens and symptoms, with absolute columns."""
 
-    __slots__ = ("line_no", "head", "pre", "tokens", "symptoms", "excerpts", "length", "text")
+    __slots__ = ("line_no", "head", "pre", "tokens", "symptoms", "excerpts", "length", "text", "near")
 
     def __init__(self, line_no: int, head: bytes, pre: Prefix, text: str | None) -> None:
         self.line_no, self.head, self.pre, self.text = line_no, head, pre, text
@@ -198,6 +200,7 @@ class _Line:
         self.symptoms: list[tuple[object, int]] = []
         self.excerpts: dict[int, tuple[str, int, int]] = {}  # long lines: column -> excerpt
         self.length = -1
+        self.near: str | None = None  # LLM DataDist context word near the first shared number that has one
 
 
 class _Pending:
@@ -235,8 +238,9 @@ class _Run:
         if not any(t.kind == "shared" for t in ln.tokens):
             self.queue.extend(self._hits(ln, None))
             return
-        word = self.sc.context.find_bytes(ln.head, 0, len(ln.head)) or next(
-            (t.near for t in ln.tokens if t.near), None)
+        word = self.sc.context.find_bytes(ln.head, 0, len(ln.head))
+        if not word:  # a long line's pieces were searched as they came
+            word = ln.near if ln.text is None else _first_near(self.sc, ln.text, ln.tokens)
         if word:
             self.queue.extend(self._hits(ln, ("llm_datadist", f"LLM DataDist context {word!r} on the line")))
             return
@@ -294,10 +298,12 @@ class _Run:
                     related = code
                 code = None
             text, start, end = self._excerpt(ln, first.start, first.end)
+            columns = first.occurrences() if len(toks) == 1 else sorted(
+                chain.from_iterable(t.occurrences() for t in toks))
             out.append(Hit(ln.line_no, text, start, end, text[start:end], first.value, code,
                            family=family, evidence=evidence, column=first.start,
-                           columns=tuple(t.start for t in toks[:MAX_COLUMNS]),
-                           columns_truncated=len(toks) > MAX_COLUMNS, line_length=length,
+                           columns=tuple(columns[:MAX_COLUMNS]),
+                           columns_truncated=len(columns) > MAX_COLUMNS, line_length=length,
                            process=pre.process, process_api=pre.api, related=related, other_name=other,
                            other_meaning=meaning))
         registry = self.sc.registry
@@ -407,7 +413,6 @@ def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool
                     raw = raw[:-1]
                 line = raw.decode("utf-8", "replace")
                 tokens = m.tokens(line, include_success=include_success)
-                _near(sc, line, tokens)
                 found = [(sym, i) for sym in symptoms if (i := line.find(sym.pattern)) >= 0]
                 if not tokens and not found:
                     continue
@@ -433,10 +438,13 @@ def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool
                 long_ln = _Line(run.line_no, head, prefix(head[:HEAD].decode("utf-8", "replace")), None)
                 long_before = before
             toks = m.tokens(text, lo, hi, include_success)
-            _near(sc, text, toks)
+            if long_ln.near is None:
+                long_ln.near = _first_near(sc, text, toks)
             for t in toks:
                 long_ln.excerpts[base + t.start] = _long_excerpt(text, base, t.start, t.end)
                 t.start, t.end = base + t.start, base + t.end
+                if t.starts is not None:
+                    t.starts = list(map(base.__add__, t.starts))
                 long_ln.tokens.append(t)
             for sym in symptoms:
                 i = text.find(sym.pattern, lo, hi + len(sym.pattern) - 1)
@@ -455,19 +463,61 @@ def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool
     yield from run.ready(final=True)
 
 
-def _near(sc: Scanner, text: str, tokens: list[Token]) -> None:
-    """Note the LLM DataDist context word within :data:`NEAR` characters of each shared number."""
-    words: list[tuple[int, str]] = []
-    searched = 0  # text[:searched] has been searched (each character once, plus 64 of overlap)
-    for t in tokens:
-        if t.kind != "shared":
-            continue
-        lo, hi = max(0, t.start - NEAR), t.end + NEAR
-        if hi > searched:
-            words += [w for w in sc.context.find_all(text, max(lo, searched - 64), hi) if w[0] >= searched - 64
-                      and (not words or w[0] > words[-1][0])]
-            searched = hi
-        t.near = words[-1][1] if words and words[-1][0] >= lo else None  # words are in order, all < hi
+#: More characters than any context word has.
+_WORD = 128
+
+
+def _first_near(sc: Scanner, text: str, tokens: list[Token]) -> str | None:
+    """The LLM DataDist context word near the first shared number of ``tokens`` that has one, or None.
+
+    Near: wholly within :data:`NEAR` characters before its start or after its
+    end; of several, the last. The text around the numbers is searched once,
+    and each word is matched to the numbers by bisection (linear in the line
+    whatever the numbers repeat).
+    """
+    shared = [t for t in tokens if t.kind == "shared"]
+    if not shared:
+        return None
+    if len(shared) == 1:
+        starts = shared[0].occurrences()
+        ends = list(map((shared[0].end - shared[0].start).__add__, starts))
+    else:  # tokens do not overlap: starts and ends sort alike
+        starts = sorted(chain.from_iterable(t.occurrences() for t in shared))
+        ends = sorted(chain.from_iterable(map((t.end - t.start).__add__, t.occurrences()) for t in shared))
+    find_all, lo, hi = sc.context.find_all, max(0, starts[0] - NEAR), ends[-1] + NEAR
+    spans = [(lo, hi, hi)]
+    period = _periodic(text, lo, min(len(text), hi)) if hi - lo >= PERIODIC_LINE else None
+    if period is not None and not find_all(text, period[1] - _WORD, period[1] + period[0] + _WORD):
+        # No word starts in the repeating stretch (a word depends on the characters around
+        # it, which repeat there too): only its two ends are searched.
+        _, first, last = period
+        spans = [(lo, first, first + _WORD), (last, hi, hi)]
+    words = chain.from_iterable(_words(find_all, text, a, b, c) for a, b, c in spans)
+    for pos, word in words:
+        i = bisect_left(ends, pos + len(word) - NEAR)  # the first number the word ends near enough to
+        if i < len(starts) and starts[i] - NEAR <= pos:
+            limit = ends[i] + NEAR
+            for pos, later in words:  # the last word near that number
+                if pos + len(later) > limit:
+                    break
+                word = later
+            return word
+    return None
+
+
+def _words(find_all: Callable[[str, int, int], list[tuple[int, str]]], text: str, lo: int, hi: int,
+           stop: int) -> Iterator[tuple[int, str]]:
+    """The context words starting in ``[lo, hi)``, in order, searched 64 KiB at a time (the caller
+    stops at the first one it needs) and never past ``stop``; a word cut by a piece's end is
+    found whole by the next search."""
+    step, end, after = 1 << 16, lo, lo
+    while end < hi:
+        start, end = max(0, end - _WORD), min(hi, end + step)
+        for w in find_all(text, start, min(stop, end + _WORD)):
+            if after <= w[0] < end:
+                after = w[0] + len(w[1])
+                yield w
+        step *= 2
 
 
 def _long_excerpt(text: str, base: int, s: int, e: int) -> tuple[str, int, int]:

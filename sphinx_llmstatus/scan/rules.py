@@ -40,7 +40,9 @@ keyword, field name, comparison) reads a bounded window of characters.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from itertools import chain, islice, repeat
+from operator import ge, sub
 
 from ..registry.layout import neighbour_family
 from ..registry.model import LLM_CODE_BASE, LLM_CODE_MASK, Registry, StatusCode
@@ -82,15 +84,24 @@ def _common_prefix(a: str, b: str) -> str:
 
 
 class Token:
-    """A candidate on one line: span, kind (``name``/``layout``/``shared``/``other``), value and code."""
+    """A candidate on one line: span, kind (``name``/``layout``/``shared``/``other``), value and code.
 
-    __slots__ = ("start", "end", "kind", "value", "code", "python_form", "near")
+    On a line that repeats a code, one token stands for every occurrence
+    decided alike: ``starts`` lists their starts in order (``start`` is the
+    first; each spans ``end - start`` characters); None for a single one.
+    """
+
+    __slots__ = ("start", "end", "kind", "value", "code", "python_form", "starts")
 
     def __init__(self, start: int, end: int, kind: str, value: int | None, code: StatusCode | None,
-                 python_form: bool = False) -> None:
+                 python_form: bool = False, starts: list[int] | None = None) -> None:
         self.start, self.end, self.kind, self.value, self.code = start, end, kind, value, code
         self.python_form = python_form
-        self.near: str | None = None  # LLM DataDist context word near a shared number (engine)
+        self.starts = starts
+
+    def occurrences(self) -> list[int]:
+        """The start of every occurrence, in order."""
+        return self.starts if self.starts is not None else [self.start]
 
 
 class Matcher:
@@ -166,16 +177,11 @@ class Matcher:
                 keep.append(lit)
         return tuple(s.encode("ascii") for s in keep)
 
-    def _matches(self, line: str, lo: int, stop: int) -> Iterator[tuple[re.Match[str], str]]:
-        if stop - lo <= SHORT_LINE:
-            for m in self._short.finditer(line, lo, stop):
-                # The alternation took the first branch that matches here.
-                s = m.start()
-                yield m, next(kind for rx, kind in self._scans if rx.match(line, s, stop) is not None)
-        else:
-            for rx, kind in self._scans:
-                for m in rx.finditer(line, lo, stop):
-                    yield m, kind
+    def _short_matches(self, line: str, lo: int, stop: int) -> Iterator[tuple[re.Match[str], str]]:
+        for m in self._short.finditer(line, lo, stop):
+            # The alternation took the first branch that matches here.
+            s = m.start()
+            yield m, next(kind for rx, kind in self._scans if rx.match(line, s, stop) is not None)
 
     def tokens(self, line: str, lo: int = 0, hi: int | None = None,
                include_success: bool = False) -> list[Token]:
@@ -183,87 +189,246 @@ class Matcher:
 
         ``lo``/``hi`` let a long line be scanned in overlapping pieces: the
         rules read at most :data:`LOOKBEHIND` characters before a token and a
-        few dozen after it.
+        few dozen after it. Each match is decided from the characters around
+        it that the rules read (:data:`_REACH`), once per distinct window.
+        Where a long line repeats itself with a period (a code logged 90,000
+        times), the matches of one period stand for all the periods whose
+        surroundings repeat too (:func:`_periodic`). Occurrences decided alike
+        come back as one :class:`Token` (``starts``).
         """
         hi = len(line) if hi is None else hi
         stop = min(len(line), hi + 96)
-        out: list[Token] = []
-        names, by_value, shared = self.names, self.registry.by_value, self.shared_values
-        keyword_ok: dict[str, bool] = {}  # per window text: dense lines repeat them
-        field_of: dict[str, bool] = {}
-        for m, kind in self._matches(line, lo, stop):
-            s = m.start()
-            if s >= hi:
-                continue
-            end = m.end()
-            code: StatusCode | None
-            python_form = False
-            if kind == "name":
-                code = names.get(m.group())
-                if code is None or (s > 0 and _WORD_CHAR(line[s - 1])):
+        found: dict[tuple, list[int]] = {}  # verdict (relative to the match) -> match starts
+        caches: dict[str, dict[str, list[int] | None]] = {kind: {} for kind in _REACH}
+        if stop - lo <= SHORT_LINE:
+            self._collect(line, [(kind, (m,)) for m, kind in self._short_matches(line, lo, stop)],
+                          0, hi, include_success, found, caches)
+            return _tokens(found)
+        period = _periodic(line, lo, hi) if hi - lo >= PERIODIC_LINE else None
+        if period is None:
+            self._collect(line, self._runs(line, lo, stop), 0, hi, include_success, found, caches)
+            return _tokens(found)
+        p, first, last = period  # the matches starting in [first, last) repeat those of [first, first + p)
+        # (Each match before ``first + p`` ends, and is looked at, before ``first + p + _RESUME``.)
+        self._collect(line, self._runs(line, lo, min(stop, first + p + _RESUME)), 0, first + p, include_success,
+                      found, caches)
+        for starts in found.values():
+            ref = [x for x in starts if first <= x < first + p]
+            starts.extend(chain.from_iterable(range(x + p, last, p) for x in ref))
+        # A match before ``last`` may cover a later start: resume a match length earlier.
+        self._collect(line, self._runs(line, max(lo, last - _RESUME), stop), last, hi, include_success,
+                      found, caches)
+        return _tokens(found)
+
+    def _runs(self, line: str, pos: int, stop: int) -> list[tuple[str, Iterator[re.Match[str]]]]:
+        # One literal-led expression after the other, each skipping in C to its literal.
+        return [(kind, rx.finditer(line, pos, stop)) for rx, kind in self._scans]
+
+    def _collect(self, line: str, runs: Iterable[tuple[str, Iterable[re.Match[str]]]], lo: int, hi: int,
+                 include_success: bool, found: dict[tuple, list[int]],
+                 caches: dict[str, dict[str, list[int] | None]]) -> None:
+        """Add to ``found`` the starts of the matches of ``runs`` starting in ``[lo, hi)``, by verdict."""
+        decide = self._decide
+        for kind, matches in runs:
+            reach = _REACH[kind]
+            cache = caches[kind]
+            names = kind == "name"
+            for m in matches:
+                s = m.start()
+                if s >= hi:
+                    break
+                if s < lo:
                     continue
-                start = qs = _qualifier_start(line, s)
-                if qs < s:
-                    python_form = "LLMStatusCode" in line[qs:s]
-                    if python_form:  # a repr: <LLMStatusCode.X: 1343270921> is one token
-                        lt = line.rfind("<", max(0, qs - 8), qs)
-                        tail = _REPR_TAIL.match(line, end) if lt >= 0 and not line[lt + 1:qs].strip() else None
-                        if tail is not None:
-                            start, end = lt, tail.end()
-                value = code.value
-                tok_kind = "name"
-            elif kind in ("lh", "ld"):
-                start = s - 2 if kind == "lh" and line[s - 2:s] in ("0x", "0X") else s
-                if _in_word(line, start):
+                k, (before, after), c = kind, reach, cache
+                if names and s > 0 and line[s - 1] in ".:":
+                    k = "qualified"
+                    before, after = _REACH[k]
+                    c = caches[k]
+                if s < before:  # near the line's start: decided on the line itself
+                    verdict = decide(line, s, m.end(), m.group(), k, include_success)
+                    if verdict is not None:
+                        found.setdefault(verdict, []).append(s)
                     continue
-                value = int(m.group(), 16) if kind == "lh" else int(m.group())
-                if (value & LLM_CODE_MASK) != LLM_CODE_BASE or value > 0xFFFFFFFF:
-                    continue
-                window = line[max(0, start - 49):start]
-                field = field_of.get(window)
-                if field is None:
-                    field = field_of[window] = _is_field_value(line, start)
-                if field:
-                    continue
-                code = by_value(value)
-                tok_kind = "layout"
+                window = line[s - before:m.end() + after]
+                starts = c.get(window, _UNSEEN)
+                if starts is _UNSEEN:
+                    verdict = decide(window, before, before + m.end() - s, m.group(), k, include_success)
+                    starts = c[window] = None if verdict is None else found.setdefault(verdict, [])
+                if starts is not None:
+                    starts.append(s)
+
+    def _decide(self, line: str, s: int, end: int, text: str, kind: str,
+                include_success: bool) -> tuple | None:
+        """The verdict on the match ``line[s:end] == text`` of ``kind``: None, or
+        ``(start - s, end - s, kind, value, code, python_form)`` of its token."""
+        code: StatusCode | None
+        python_form = False
+        if kind in ("name", "qualified"):
+            code = self.names.get(text)
+            if code is None or (s > 0 and _WORD_CHAR(line[s - 1])):
+                return None
+            start = qs = _qualifier_start(line, s)
+            if qs < s:
+                python_form = "LLMStatusCode" in line[qs:s]
+                if python_form:  # a repr: <LLMStatusCode.X: 1343270921> is one token
+                    lt = line.rfind("<", max(0, qs - 8), qs)
+                    tail = _REPR_TAIL.match(line, end) if lt >= 0 and not line[lt + 1:qs].strip() else None
+                    if tail is not None:
+                        start, end = lt, tail.end()
+            value = code.value
+            tok_kind = "name"
+        elif kind in ("lh", "ld"):
+            start = s - 2 if kind == "lh" and line[s - 2:s] in ("0x", "0X") else s
+            if _in_word(line, start):
+                return None
+            value = int(text, 16) if kind == "lh" else int(text)
+            if (value & LLM_CODE_MASK) != LLM_CODE_BASE or value > 0xFFFFFFFF:
+                return None
+            if _is_field_value(line, start):
+                return None
+            code = self.registry.by_value(value)
+            tok_kind = "layout"
+        else:
+            start = s - 2 if line[s - 2:s] in ("0x", "0X") and text[:2] not in ("0x", "0X") else s
+            if _KEYWORD_END.search(line, max(0, start - 28), start) is None:
+                return None
+            shared = self.shared_values
+            if kind == "sv":
+                hexed = start < s or len(text) == 8
+                value = int(text, 16) if hexed else int(text)
+                code = shared.get(value)
+                if code is None:
+                    return None
+                tok_kind = "shared"
             else:
-                text = m.group()
-                start = s - 2 if line[s - 2:s] in ("0x", "0X") and text[:2] not in ("0x", "0X") else s
-                # The verdict depends on these characters only (the look-behind reads one more).
-                window = line[max(0, start - 29):start]
-                ok = keyword_ok.get(window)
-                if ok is None:
-                    ok = keyword_ok[window] = _KEYWORD_END.search(line, max(0, start - 28), start) is not None
-                if not ok:
-                    continue
-                if kind == "sv":
-                    hexed = start < s or len(text) == 8
-                    value = int(text, 16) if hexed else int(text)
-                    code = shared.get(value)
-                    if code is None:
-                        continue
-                    tok_kind = "shared"
-                else:
-                    value = int(text, 16) if text[:2] in ("0x", "0X") else int(text)
-                    if value in shared or neighbour_family(value) is None:
-                        continue
-                    code, tok_kind = None, "other"
-            if code is not None and code.is_success and not include_success:
-                continue
-            if _is_comparison_operand(line, start, end):
-                continue
-            out.append(Token(start, end, tok_kind, value, code, python_form))
-        if len(out) > 1:
-            out.sort(key=lambda t: (t.start, -t.end))
-            kept: list[Token] = []
-            last_end = -1
-            for t in out:
-                if t.start >= last_end:  # the number inside a repr is part of it
-                    kept.append(t)
-                    last_end = t.end
-            out = kept
-        return out
+                value = int(text, 16) if text[:2] in ("0x", "0X") else int(text)
+                if value in shared or neighbour_family(value) is None:
+                    return None
+                code, tok_kind = None, "other"
+        if code is not None and code.is_success and not include_success:
+            return None
+        if _is_comparison_operand(line, start, end):
+            return None
+        return (start - s, end - s, tok_kind, value, code, python_form)
+
+
+#: Characters the rules read before a match's start and after its end, by kind of match:
+#: a name's comparison check (8 each side), or after ``.``/``:`` its qualifier chain
+#: (8 links of at most 66 characters, then ``<`` and a comparison) and repr tail; a
+#: layout number's 0x, field name and keyword (51); a shared or other number's 0x and
+#: keyword (31); 8 after for the comparison. A verdict depends on nothing else.
+_REACH = {"name": (8, 8), "qualified": (560, 64), "lh": (51, 8), "ld": (51, 8), "sv": (31, 8), "ov": (31, 8)}
+_UNSEEN: list[int] = []
+
+
+#: Lines at least this long (characters) are looked at for a repeating stretch.
+PERIODIC_LINE = 1 << 15
+#: Longest period looked for (characters).
+MAX_PERIOD = 4096
+#: Characters before a match's start that decide whether it matches (another match of the same
+#: word may cover it) and what it is (a qualifier chain), and after it (its length and reach).
+_LOCAL_BEFORE, _LOCAL_AFTER = 640, 256
+#: Where to resume matching before a start (longer than any match).
+_RESUME = 256
+
+
+def _periodic(line: str, lo: int, hi: int) -> tuple[int, int, int] | None:
+    """``(p, first, last)``: the matches starting in ``[first + p, last)`` are those of
+    ``[first, first + p)`` shifted by multiples of ``p``, or None.
+
+    Every rule reads at most :data:`_LOCAL_BEFORE` characters before a match
+    and :data:`_LOCAL_AFTER` after it (whether a character starts a match,
+    which depends on the word it is in, and the verdict, :data:`_REACH`), so
+    this holds when ``line[x] == line[x + p]`` from ``first -`` that many
+    characters to ``last +`` that many. The period is found from a sample in
+    the middle of ``[lo, hi)``; the stretch is measured with string
+    comparisons (linear).
+    """
+    mid = (lo + hi) // 2
+    sample = line[mid:mid + 64]
+    nxt = line.find(sample, mid + 1, min(hi, mid + MAX_PERIOD + 64))
+    if nxt < 0:
+        return None
+    p = nxt - mid
+    right = _same_until(line, mid, p, hi - p)  # line[x] == line[x + p] for x in [mid, right)
+    left = _same_from(line, mid, p, lo)  # ... and for x in [left, mid)
+    first = left + _LOCAL_BEFORE
+    last = min(hi, right + p - _LOCAL_AFTER)
+    if last - first < 4 * p or last - first < PERIODIC_LINE // 2:
+        return None
+    return p, first, last
+
+
+def _same_until(line: str, x: int, p: int, limit: int) -> int:
+    """The first ``y >= x`` (at most ``limit``) with ``line[y] != line[y + p]``."""
+    step = 64
+    while x < limit:
+        n = min(step, limit - x)
+        if line[x:x + n] == line[x + p:x + p + n]:
+            x += n
+            step *= 2
+            continue
+        while n > 1:  # the mismatch is in line[x:x + n]
+            half = n // 2
+            if line[x:x + half] == line[x + p:x + p + half]:
+                x += half
+                n -= half
+            else:
+                n = half
+        return x
+    return limit
+
+
+def _same_from(line: str, x: int, p: int, limit: int) -> int:
+    """The least ``y >= limit`` with ``line[z] == line[z + p]`` for every ``z`` in ``[y, x)``."""
+    step = 64
+    while x > limit:
+        n = min(step, x - limit)
+        if line[x - n:x] == line[x - n + p:x + p]:
+            x -= n
+            step *= 2
+            continue
+        while n > 1:  # the mismatch is in line[x - n:x]
+            half = n // 2
+            if line[x - half:x] == line[x - half + p:x + p]:
+                x -= half
+                n -= half
+            else:
+                n = half
+        return x
+    return limit
+
+
+def _tokens(found: dict[tuple, list[int]]) -> list[Token]:
+    """Tokens, in order, from the verdicts and the starts of the matches decided so."""
+    groups: list[Token] = []
+    for (ds, de, kind, value, code, python_form), starts in found.items():
+        starts.sort()  # a code's spellings come from several expressions
+        if ds:
+            starts = list(map(ds.__add__, starts))
+        groups.append(Token(starts[0], starts[0] + de - ds, kind, value, code, python_form,
+                            starts if len(starts) > 1 else None))
+    if len(groups) < 2:
+        if not groups or groups[0].starts is None:
+            return groups
+        occ, width = groups[0].starts, groups[0].end - groups[0].start
+        if all(map(ge, map(sub, islice(occ, 1, None), occ), repeat(width))):  # no two overlap
+            return groups
+    begins = sorted(chain.from_iterable(t.occurrences() for t in groups))
+    ends = sorted(chain.from_iterable(map((t.end - t.start).__add__, t.occurrences()) for t in groups))
+    if all(map(ge, islice(begins, 1, None), ends)):  # no two overlap
+        groups.sort(key=lambda t: t.start)
+        return groups
+    # A repr or a qualified name covers another match: one by one, the longest first.
+    out = sorted((Token(s, s + t.end - t.start, t.kind, t.value, t.code, t.python_form)
+                  for t in groups for s in t.occurrences()), key=lambda t: (t.start, -t.end))
+    kept: list[Token] = []
+    last_end = -1
+    for t in out:
+        if t.start >= last_end:  # the number inside a repr is part of it
+            kept.append(t)
+            last_end = t.end
+    return kept
 
 
 def _in_word(line: str, s: int) -> bool:

@@ -54,6 +54,20 @@ class Format:
 class TextFormat(Format):
     """Terminal text: cards, aligned tables, ``FILE:LINE:`` hits (grep-like) and a summary."""
 
+    #: Other layers' hits listed in the text report (all of them are counted in the summary).
+    MAX_OTHER_SHOWN = 50
+
+    def __init__(self, lang: str, color: bool = False) -> None:
+        super().__init__(lang, color)
+        self._other: list[str] = []
+        self._other_count = 0
+        # -C state: the file of the last group, its last line shown, its "after" lines not yet
+        # shown, and whether any group was shown (for the "--" separators).
+        self._ctx_file: str | None = None
+        self._ctx_last = 0
+        self._ctx_pending: Context = []
+        self._ctx_shown = False
+
     def lookup(self, found: Found) -> str:
         from ..render import text
         from ..render.labels import label
@@ -128,20 +142,6 @@ class TextFormat(Format):
 
         return [text.style(f"{self._ctx_file}-{n}-", "dim", color=self.color) + "  " + text.clip_line_text(t)
                 for n, t in lines]
-
-    #: Other layers' hits listed in the text report (all of them are counted in the summary).
-    MAX_OTHER_SHOWN = 50
-
-    def __init__(self, lang: str, color: bool = False) -> None:
-        super().__init__(lang, color)
-        self._other: list[str] = []
-        self._other_count = 0
-        # -C state: the file of the last group, its last line shown, its "after" lines not yet
-        # shown, and whether any group was shown (for the "--" separators).
-        self._ctx_file: str | None = None
-        self._ctx_last = 0
-        self._ctx_pending: Context = []
-        self._ctx_shown = False
 
     def scan_end(self, report: Report, summary_only: bool = False) -> str:
         from ..render import text

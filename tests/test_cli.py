@@ -252,10 +252,28 @@ def test_scan_context():
     lines = out(p).splitlines()
     assert lines[0] == "(standard input)-2-  two"
     assert lines[1].startswith("(standard input):3: LLM_LINK_FAILED")
-    assert lines[3] == "(standard input)-4-  three" and lines[4] == "--"
+    assert lines[3] == "(standard input)-4-  three" and lines[4] != "--"  # no trailing --
     p = run("scan", "-C", "1", "--json", stdin=log)
     row = json.loads(out(p))
     assert row["before"] == [{"line": 2, "text": "two"}] and row["after"] == [{"line": 4, "text": "three"}]
+
+
+def test_scan_context_like_grep_in_text_and_whole_in_json(tmp_path):
+    """Adjacent hits: text shows each line once with -- only between separate groups (and files);
+    JSON and Markdown give every hit its whole window, hit lines included."""
+    log = tmp_path / "a.log"
+    log.write_text("one\nret = 1343270921\nLLMStatusCode.LLM_TIMEOUT\ntwo\nthree\nfour\n"
+                   "LLMStatusCode.LLM_FAILED\nfive\n", encoding="utf-8")
+    import re
+
+    a = str(log)
+    marks = re.compile(re.escape(a) + r"(-\d+-|:\d+:)|^--$")
+    shown = [m.group() for m in map(marks.match, out(run("scan", "-C", "1", a, a)).splitlines()) if m]
+    assert shown == [f"{a}-1-", f"{a}:2:", f"{a}:3:", f"{a}-4-", "--", f"{a}-6-", f"{a}:7:", f"{a}-8-",
+                     "--", f"{a}-1-", f"{a}:2:", f"{a}:3:", f"{a}-4-", "--", f"{a}-6-", f"{a}:7:", f"{a}-8-"]
+    rows = [json.loads(line) for line in out(run("scan", "-C", "1", "--json", str(log))).splitlines()]
+    assert [([b["line"] for b in r["before"]], r["line"], [x["line"] for x in r["after"]]) for r in rows] == [
+        ([1], 2, [3]), ([2], 3, [4]), ([6], 7, [8])]
 
 
 def test_closed_pipe_is_quiet(tmp_path):

@@ -257,9 +257,10 @@ def test_context_groups():
         groups = list(scan_with_context(stream, 1))
         assert [([n for n, _ in b], [h.line_no for h in hs], [n for n, _ in a]) for b, hs, a in groups] == [
             ([2], [3], [4]), ([6], [7], [8])]
+    # Each group's window is whole (it stands alone as a JSON object), even where windows overlap.
     groups = list(scan_with_context(io.BytesIO(text.encode()), 3))
     assert [([n for n, _ in b], [h.line_no for h in hs], [n for n, _ in a]) for b, hs, a in groups] == [
-        ([1, 2], [3], [4, 5, 6]), ([], [7], [8])]
+        ([1, 2], [3], [4, 5, 6]), ([4, 5, 6], [7], [8])]
 
 
 def test_context_line_numbers_after_a_long_line(monkeypatch):

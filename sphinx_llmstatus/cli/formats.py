@@ -54,6 +54,20 @@ class Format:
 class TextFormat(Format):
     """Terminal text: cards, aligned tables, ``FILE:LINE:`` hits (grep-like) and a summary."""
 
+    #: Other layers' hits listed in the text report (all of them are counted in the summary).
+    MAX_OTHER_SHOWN = 50
+
+    def __init__(self, lang: str, color: bool = False) -> None:
+        super().__init__(lang, color)
+        self._other: list[str] = []
+        self._other_count = 0
+        # -C state: the file of the last group, its last line shown, its "after" lines not yet
+        # shown, and whether any group was shown (for the "--" separators).
+        self._ctx_file: str | None = None
+        self._ctx_last = 0
+        self._ctx_pending: Context = []
+        self._ctx_shown = False
+
     def lookup(self, found: Found) -> str:
         from ..render import text
         from ..render.labels import label
@@ -78,11 +92,6 @@ class TextFormat(Format):
         from ..render.labels import label
 
         file = file or STDIN_LABEL
-
-        def around(lines: Context) -> list[str]:
-            return [text.style(f"{file}-{n}-", "dim", color=self.color) + "  " + text.clip_line_text(t)
-                    for n, t in lines]
-
         # Other layers' numbers get their own section at the end (scan_end).
         own = []
         for h in hits:
@@ -100,27 +109,49 @@ class TextFormat(Format):
                 own.append(line)
         if not own:
             return ""
-        parts = around(before) + own
-        if context:
-            parts += around(after) + ["--"]
+        if not context:
+            return "\n".join(own) + "\n"
+        return self._with_context(before, own, hits[0].line_no, after, file)
+
+    def _with_context(self, before: Context, own: list[str], line_no: int, after: Context, file: str) -> str:
+        """Like ``grep -C``: each line once, ``--`` between groups that are not adjacent. The
+        "after" lines wait for the next group, which may show some of them as hits."""
+        # Line numbers only grow within a file: going back means the same name given again.
+        new_file = file != self._ctx_file or line_no <= self._ctx_last
+        parts = self._flush_context() if new_file else self._flush_context(until=line_no)
+        if new_file:
+            self._ctx_file, self._ctx_last = file, 0
+        before = [(n, t) for n, t in before if n > self._ctx_last]
+        first = before[0][0] if before else line_no
+        if self._ctx_shown and (new_file or first > self._ctx_last + 1):
+            parts.append("--")
+        parts += self._context_lines(before) + own
+        self._ctx_last, self._ctx_pending, self._ctx_shown = line_no, list(after), True
         return "\n".join(parts) + "\n"
 
-    #: Other layers' hits listed in the text report (all of them are counted in the summary).
-    MAX_OTHER_SHOWN = 50
+    def _flush_context(self, until: int | None = None) -> list[str]:
+        """The waiting "after" lines (those before line ``until`` when given), as text lines."""
+        pending = [(n, t) for n, t in self._ctx_pending if until is None or n < until]
+        self._ctx_pending = []
+        if pending:
+            self._ctx_last = pending[-1][0]
+        return self._context_lines(pending)
 
-    def __init__(self, lang: str, color: bool = False) -> None:
-        super().__init__(lang, color)
-        self._other: list[str] = []
-        self._other_count = 0
+    def _context_lines(self, lines: Context) -> list[str]:
+        from ..render import text
+
+        return [text.style(f"{self._ctx_file}-{n}-", "dim", color=self.color) + "  " + text.clip_line_text(t)
+                for n, t in lines]
 
     def scan_end(self, report: Report, summary_only: bool = False) -> str:
         from ..render import text
         from ..render.labels import label
 
-        head = ""
+        tail = self._flush_context()
+        head = "\n".join(tail) + "\n" if tail else ""
         if self._other:
             more = self._other_count - len(self._other)
-            head = (text.style(label("Other layers (not LLM DataDist; the exit status ignores them)", self.lang),
+            head += (text.style(label("Other layers (not LLM DataDist; the exit status ignores them)", self.lang),
                                "bold", color=self.color) + ":\n" + "\n".join(self._other) + "\n"
                     + ("… " + label("{n} more not shown", self.lang, n=more) + "\n" if more > 0 else ""))
         return head + text.report_summary(report, self.lang, self.color, stdin=STDIN_LABEL) + "\n"

@@ -565,7 +565,11 @@ def scan_with_context(
     """Groups of hits with ``context`` lines around them, like ``grep -C``.
 
     Yields ``(before, hits, after)`` per line with hits: ``before``/``after``
-    are ``(line_no, line)`` pairs not already shown in a previous group.
+    are the ``(line_no, line)`` pairs of the ``context`` lines on each side,
+    whole even where they hold hits themselves or belong to a neighbouring
+    group's window, so that each group stands alone (a JSON object, a table
+    row); a display that prints groups in order skips the lines it already
+    printed, as ``grep -C`` does.
     The hits are those of :func:`scan_stream` (the same engine reads the
     stream); every line is also split out here to show the context, so this
     is slower. Memory: the :func:`scan_stream` bound plus ``context`` lines
@@ -603,19 +607,14 @@ def scan_with_context(
             yield seg
 
     hits = _scan_segments(recording(iter_segments(stream)), scanner(registry, engine), include_success)
-    shown = 0  # last line number already printed
     for hit in hits:
         g = group[0]
         if g is not None and g[1][0].line_no == hit.line_no:
             g[1].append(hit)
             continue
         if g is not None:
-            g[2][:] = [(n, t) for n, t in g[2] if n < hit.line_no]
-            if g[2]:
-                shown = g[2][-1][0]
             yield g
-        before = [(n, t) for n, t in lines if hit.line_no - context <= n < hit.line_no and n > shown]
-        shown = hit.line_no
+        before = [(n, t) for n, t in lines if hit.line_no - context <= n < hit.line_no]
         after = [(n, t) for n, t in lines if hit.line_no < n <= hit.line_no + context]
         group[0] = (before, [hit], after)
     if group[0] is not None:

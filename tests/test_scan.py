@@ -281,3 +281,24 @@ def test_rules_come_from_the_registry(tmp_path):
     reg = load_registry([extra])
     assert [h.code.name for h in scan_text("ret = 0x5010B0FE; LLM_CUSTOM_THING", registry=reg)] == ["LLM_CUSTOM_THING"]
     assert [h.code for h in scan_text("ret = 0x5010B0FE")] == [None]
+
+
+def test_hyperscan_database_cache(tmp_path, monkeypatch):
+    """The compiled prefilter is cached per user; a bad or foreign cache file means compiling again."""
+    pytest.importorskip("hyperscan")
+    from sphinx_llmstatus.scan import prefilter
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    patterns = list(engine.scanner().matcher.prefilter)
+    data = b"x\nret = 1343270921\nLLM_TIMEOUT y\nnothing\n"
+    expected = prefilter.HyperscanPrefilter(patterns).starts(data, len(data))
+    (cached,) = (tmp_path / "sphinx_llmstatus").iterdir()
+    assert expected == [2, 19] and prefilter.HyperscanPrefilter(patterns).starts(data, len(data)) == expected
+    blob = cached.read_bytes()
+    for bad in (blob[:-100], blob.replace(b"LLM_", b"LLX_", 1), b"garbage"):
+        cached.write_bytes(bad)
+        assert prefilter.HyperscanPrefilter(patterns).starts(data, len(data)) == expected
+    assert cached.read_bytes() == blob  # compiled and written again
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))
+    (tmp_path / "file").write_text("not a directory")
+    assert prefilter.HyperscanPrefilter(patterns).starts(data, len(data)) == expected

@@ -144,6 +144,7 @@ class Matcher:
         # then every branch starts with a literal and ``re`` skips to their first characters
         # in C (10x faster on log lines); the branch is found again on each match.
         self._short = re.compile("|".join(f"(?:{p})" for p, _ in scans))
+        self._verdicts: dict[tuple, tuple | None] = {}  # see _remembered
         self.literals = self._literals(heads, dec_prefix, hex_values)
         self.prefilter = (
             tuple(re.escape(n).encode() for n in sorted(names))
@@ -228,7 +229,7 @@ class Matcher:
                  include_success: bool, found: dict[tuple, list[int]],
                  caches: dict[object, dict[str, list[int] | None]]) -> None:
         """Add to ``found`` the starts of the matches of ``runs`` starting in ``[lo, hi)``, by verdict."""
-        decide = self._decide
+        decide = self._remembered
         stops: bytes | None = None  # the line with the characters a qualifier chain stops at as "|"
         for kind, matches in runs:
             reach = _REACH[kind]
@@ -254,8 +255,8 @@ class Matcher:
                         after = 9  # no repr tail: its blanks (up to 8) and the "==" check are read
                     if (before, after) != _REACH[k]:
                         c = caches.setdefault((k, before, after), {})
-                if s < before:  # near the line's start: decided on the line itself
-                    verdict = decide(line, s, m.end(), m.group(), k, include_success)
+                if s < before:  # near the line's start: the window starts with the line
+                    verdict = decide(line[:m.end() + after], s, m.end(), m.group(), k, include_success)
                     if verdict is not None:
                         found.setdefault(verdict, []).append(s)
                     continue
@@ -266,6 +267,18 @@ class Matcher:
                     starts = c[window] = None if verdict is None else found.setdefault(verdict, [])
                 if starts is not None:
                     starts.append(s)
+
+    def _remembered(self, window: str, s: int, end: int, text: str, kind: str,
+                    include_success: bool) -> tuple | None:
+        """:meth:`_decide` on a window holding all a verdict depends on, remembered across lines
+        (log lines repeat their codes with the same words around them)."""
+        key = (kind, s, end, include_success, window)
+        verdict = self._verdicts.get(key, _UNSEEN)
+        if verdict is _UNSEEN:
+            if len(self._verdicts) >= _REMEMBERED:
+                self._verdicts.clear()
+            verdict = self._verdicts[key] = self._decide(window, s, end, text, kind, include_success)
+        return verdict  # type: ignore[return-value]
 
     def _decide(self, line: str, s: int, end: int, text: str, kind: str,
                 include_success: bool) -> tuple | None:
@@ -329,6 +342,8 @@ class Matcher:
 #: keyword (31); 8 after for the comparison. A verdict depends on nothing else.
 _REACH = {"name": (8, 8), "qualified": (560, 64), "lh": (51, 8), "ld": (51, 8), "sv": (31, 8), "ov": (31, 8)}
 _UNSEEN: list[int] = []
+#: Verdicts remembered across lines (then forgotten all at once).
+_REMEMBERED = 1 << 14
 #: ASCII characters a qualifier chain (letters, digits, "_", "." and ":", _qualifier_start)
 #: stops at, as "|": a qualified name's window starts 16 characters before the last one
 #: (for "<" and "=="), not _REACH's 560, so the names before it do not make it distinct.

@@ -110,3 +110,18 @@ def test_the_scan_report_speaks_chinese_from_the_catalog(tmp_path):
                     "not LLM DataDist", "lines follow"):
         assert english not in text, english
     assert "各进程的首个失败" in text and "其他层" in text and "多半是" in text
+
+
+@pytest.mark.parametrize("engine", __import__("sphinx_llmstatus.scan.prefilter", fromlist=["x"]).available())
+def test_codes_in_terminal_colours_are_found_with_their_columns(engine):
+    """Logs copied from a coloured terminal: the escape sequences are token boundaries."""
+    from sphinx_llmstatus.scan import scan_text
+
+    text = ("ERROR \x1b[31mLLM_LINK_FAILED\x1b[0m\n"
+            "ERROR ret=\x1b[1m1343270921\x1b[0m\n"
+            "\x1b[1;31mERROR\x1b[0m PullKvBlocks failed, ret = \x1b[33m5010b01a\x1b[0m\n"
+            "no code: \x1b[31m13432709210\x1b[0m x\x1b[0mLLM_LINK_FAILEDx\n")
+    hits = [(h.line_no, h.column, h.code.name) for h in scan_text(text, engine=engine)]
+    assert hits == [(1, 11, "LLM_LINK_FAILED"), (2, 14, "LLM_LINK_FAILED"), (3, 49, "LLM_TIMEOUT")]
+    p = run("scan", "-", stdin=text.encode())
+    assert p.returncode == 1 and b"\x1b" not in p.stdout  # the excerpt shows no raw escape

@@ -76,6 +76,14 @@ LOOKBEHIND = 128
 _LAYOUT_LAST = LLM_CODE_BASE | ~LLM_CODE_MASK & 0xFFFFFFFF
 
 
+#: An ANSI control sequence (CSI: ESC [ parameters, intermediates, final byte), bounded.
+_ANSI_RE = re.compile(r"\x1b\[[0-?]{0,32}[ -/]{0,4}[@-~]")
+
+
+def _blank(m: re.Match[str]) -> str:
+    return " " * len(m.group())
+
+
 def _common_prefix(a: str, b: str) -> str:
     n = 0
     while n < min(len(a), len(b)) and a[n] == b[n]:
@@ -197,6 +205,10 @@ class Matcher:
         surroundings repeat too (:func:`_periodic`). Occurrences decided alike
         come back as one :class:`Token` (``starts``).
         """
+        if "\x1b" in line:
+            # Terminal colours written into the log (`\x1b[31mLLM_LINK_FAILED\x1b[0m`) are blanked,
+            # every column kept, so that a coloured name or number is a token of its own.
+            line = _ANSI_RE.sub(_blank, line)
         hi = len(line) if hi is None else hi
         stop = min(len(line), hi + 96)
         found: dict[tuple, list[int]] = {}  # verdict (relative to the match) -> match starts

@@ -14,6 +14,9 @@ import random
 import pytest
 
 from sphinx_llmstatus.scan import engine, rules, scan_text
+from sphinx_llmstatus.scan.prefilter import available
+
+ENGINES = available()
 
 PIECES = [
     "ret = 1343270921", "ret=0x5010B009", "1343270921", "0x5010b009", "5010b002", "rc: ffffffff", "k_ret = ffffffff",
@@ -25,6 +28,9 @@ PIECES = [
     "llm_datadist", "PushKvBlocks", "LLM_", "ret", "=", "==", " ", "\t", ":", ".", "::", "<", ">", "-1", "0",
     "id=73921", "a.b.c.", "ffffffffff", "LLMStatusCode.", "error", "errno", "is", "status_code", "é", "\u00a0",
     "ret ffffffff == 0", "ffffffff", "4294967295", "507057", "0x", "LLM_LINK_FAILEDX", "_LLM_TIMEOUT",
+    "ret = 0x5010B009", "(1343270921", "9 0x5010b009", "status = 0x5010B009", "ERR:1343270921", "k_ret=ffffffff",
+    "code 1343270921 ==", "xret = 1343270921", "_ret = 1343270921", "Ret: 5010b002", "rc:4294967295", "errno 507053 !=",
+    "result = 0x5010B009", "port 1343270921", "a1 1343270921", "ret = 1343270921 id=", "error FFFFFFFF", "1 ",
     "== <LLMStatusCode.LLM_TIMEOUT: 1343270917>", "<   LLMStatusCode.LLM_LINK_FAILED : 1343270921 >",
     "ret ==  llm_datadist.LLMStatusCode.LLM_TIMEOUT", "x!=<ge::LLM_FAILED: 1>",
 ]
@@ -88,3 +94,21 @@ def test_context_word_of_a_repeating_line(monkeypatch, line):
     monkeypatch.setattr(rules, "PERIODIC_LINE", 1 << 60)
     monkeypatch.setattr(engine, "PERIODIC_LINE", 1 << 60)
     assert [(h.family, h.evidence, h.columns) for h in scan_text(line)] == fast
+
+
+DENSE = ["ret = 1343270921", "LLM_LINK_FAILED", "0x5010B009", "k_ret = ffffffff", "LLMStatusCode.LLM_TIMEOUT",
+         "error 507053", "ret=0x5010b002", "(1343270921)", "rc: 4294967295", "x=1343270921", "ret == 1343270921"]
+
+
+@pytest.mark.parametrize("engine_name", ENGINES)
+@pytest.mark.parametrize("seed", range(4))
+def test_dense_lines_with_random_ids(engine_name, seed):
+    """Dense lines in random order with random ids between (narrow keys of numbers): every
+    column as deciding every match on the whole line, with both prefilters."""
+    rnd = random.Random(seed)
+    line = " ".join(rnd.choice(DENSE) + rnd.choice(["", f" id={rnd.randint(0, 99_999)}", " ", "  ", "\t"])
+                    for _ in range(rnd.randint(2_000, 8_000)))
+    assert grouped(line) == one_by_one(line)
+    expected = sorted(s for s, *_ in one_by_one(line))
+    columns = sorted(c for h in scan_text(line, engine=engine_name) for c in h.columns)
+    assert columns == expected

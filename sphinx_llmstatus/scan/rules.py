@@ -153,6 +153,21 @@ class Matcher:
         # in C (10x faster on log lines); the branch is found again on each match.
         self._short = re.compile("|".join(f"(?:{p})" for p, _ in scans))
         self._verdicts: dict[tuple, tuple | None] = {}  # see _remembered
+        # Long lines: where a number's verdict depends on its text alone (_clean_number, _narrow).
+        lh, ld = f"{LLM_CODE_BASE >> 16:x}", re.escape(dec_prefix)
+        lh_rest, ld_rest = "[bB][0-9A-Fa-f]{3}" + after, rf"\d{{{len(lo) - len(dec_prefix)}}}" + after
+        self._clean: dict[str, list[tuple[re.Pattern[str], str]]] = {}  # kind -> (expression, context)
+        for pattern, kind in scans:
+            if kind == "lh":
+                forms = [(_clean_number(lh, lh_rest, layout=True), ""),
+                         (_clean_number(lh, lh_rest, layout=True, hexed=True), "0x")]
+            elif kind == "ld" and dec_prefix:
+                forms = [(_clean_number(ld, ld_rest, layout=True), "")]
+            elif kind == "sv":
+                forms = [(_clean_number(pattern[:-len(after)], after, layout=False), "")]
+            else:
+                continue
+            self._clean.setdefault(kind, []).extend((re.compile(c), "ret = " + x) for c, x in forms)
         self.literals = self._literals(heads, dec_prefix, hex_values)
         self.prefilter = (
             tuple(re.escape(n).encode() for n in sorted(names))
@@ -247,12 +262,24 @@ class Matcher:
             reach = _REACH[kind]
             cache = caches[kind]
             names = kind == "name"
+            narrow = caches.setdefault(("narrow", kind), {}) if kind in self._clean and len(line) > SHORT_LINE else None
             for m in matches:
                 s = m.start()
                 if s >= hi:
                     break
                 if s < lo:
                     continue
+                if narrow is not None and s >= _NARROW:
+                    # A number's verdict read from a few characters around it when they settle
+                    # it (a random id nearby leaves these alike while the wide window differs).
+                    key = line[s - _NARROW:m.end() + _NARROW_AFTER]
+                    starts = narrow.get(key, _UNSEEN)
+                    if starts is _UNSEEN:
+                        starts = narrow[key] = self._narrow(key, m.end() - s, kind, include_success, found)
+                    if starts is not _WIDE:
+                        if starts is not None:
+                            starts.append(s)
+                        continue
                 k, (before, after), c = kind, reach, cache
                 if names and s > 0 and line[s - 1] in ".:":
                     k = "qualified"
@@ -279,6 +306,21 @@ class Matcher:
                     starts = c[window] = None if verdict is None else found.setdefault(verdict, [])
                 if starts is not None:
                     starts.append(s)
+
+    def _narrow(self, key: str, length: int, kind: str, include_success: bool,
+                found: dict[tuple, list[int]]) -> list[int] | None:
+        """The starts list in ``found`` of the number ``key[_NARROW:_NARROW + length]`` (None: no token)
+        when ``key`` settles its verdict (a clean expression matches it), else :data:`_WIDE`."""
+        tail = key[_NARROW + length:].lstrip()
+        if tail[:1] in ("", "=", "!"):  # a comparison may follow beyond the key
+            return _WIDE
+        text = key[_NARROW:_NARROW + length]
+        for rx, before in self._clean[kind]:
+            if rx.match(key, _NARROW) is not None:
+                verdict = self._remembered(f"{before}{text} ", len(before), len(before) + length, text, kind,
+                                           include_success)
+                return None if verdict is None else found.setdefault(verdict, [])
+        return _WIDE
 
     def _remembered(self, window: str, s: int, end: int, text: str, kind: str,
                     include_success: bool) -> tuple | None:
@@ -354,6 +396,11 @@ class Matcher:
 #: keyword (31); 8 after for the comparison. A verdict depends on nothing else.
 _REACH = {"name": (8, 8), "qualified": (560, 64), "lh": (51, 8), "ld": (51, 8), "sv": (31, 8), "ov": (31, 8)}
 _UNSEEN: list[int] = []
+_WIDE: list[int] = []
+#: Characters of a number's narrow key (long lines) before its start (``_ret = 0x``, ``status: ``;
+#: a longer clean context is read in the wide window) and after its end (its boundary and the
+#: first character that is not a blank, which rules out a comparison).
+_NARROW, _NARROW_AFTER = 10, 3
 #: Verdicts remembered across lines (then forgotten all at once).
 _REMEMBERED = 1 << 14
 #: ASCII characters a qualifier chain (letters, digits, "_", "." and ":", _qualifier_start)
@@ -472,6 +519,38 @@ def _tokens(found: dict[tuple, list[int]]) -> list[Token]:
             kept.append(t)
             last_end = t.end
     return kept
+
+
+#: Status names and separators before a number that make it neither a field's value
+#: (_is_field_value) nor keyword-less (_KEYWORD_END): ``k_ret = ``, ``error ``, ``rc:``.
+_STATUS_WORDS = ("ret", "rc", "result", "status", "err", "error", "errno", "code")
+_STATUS_SEPS = (" = ", "=", ": ", ":", " ")
+#: Characters before a number (or its 0x) that decide nothing: no word, path, field
+#: separator, blank or comparison (_in_word, _is_field_value, _is_comparison_operand).
+_PLAIN_BEFORE_NUMBER = r"[^A-Za-z0-9_\s\-./#%@+:=]"
+#: No comparison after a token (_is_comparison_operand reads 8 characters).
+_NO_COMPARISON_AFTER = r"(?!\s{0,6}[=!]=)"
+
+
+def _behind(contexts: Iterable[str], literal: str) -> str:
+    """A regular expression true where ``literal`` (just matched) follows one of ``contexts``
+    (fixed-width expressions): lookbehinds placed after the literal."""
+    return "(?:" + "|".join(f"(?<={c}{literal})" for c in contexts) + ")"
+
+
+def _clean_number(literal: str, rest: str, layout: bool, hexed: bool = False) -> str:
+    """A number's expression matching only where its verdict depends on its text alone: after
+    a status name (``ret = ``) and, for a layout number, after a plain character or a digit
+    and a blank (no field name ends with a digit); ``hexed``: after those and ``0x``."""
+    x = "0[xX]" if hexed else ""
+    widths = sorted({len(w) for w in _STATUS_WORDS})
+    words = ["|".join("".join(f"[{c.upper()}{c}]" for c in w) for w in _STATUS_WORDS if len(w) == n) for n in widths]
+    # The separator first: a number after another separator costs one look each.
+    status = "|".join(f"(?<={re.escape(sep)}{x}{literal})"
+                      + _behind([f"[^A-Za-z0-9](?:{w}){re.escape(sep)}{x}" for w in words], literal)
+                      for sep in _STATUS_SEPS)
+    plain = [_behind([f"{_PLAIN_BEFORE_NUMBER}{x}", f"[0-9][ ]{x}"], literal)] if layout else []
+    return literal + "(?:" + "|".join([*plain, status]) + ")" + rest + _NO_COMPARISON_AFTER
 
 
 def _in_word(line: str, s: int) -> bool:

@@ -699,3 +699,11 @@ def test_registry_file_name_with_control_characters_is_escaped_in_errors(tmp_pat
     f.write_text("[[code]\n", encoding="utf-8")
     p = run("--registry", str(f), "list")
     assert p.returncode == 2 and "\x1b" not in err(p) and "bad\\x1b[31m.toml" in err(p)
+
+
+def test_an_option_of_a_command_given_before_it_says_where_it_goes():
+    p = run("-C", "2", "scan", "x.log")
+    assert p.returncode == 2 and p.stdout == b""
+    assert err(p).splitlines()[-1] == (
+        "llmstatus: error: unrecognized arguments: -C (options of 'scan' go after it: llmstatus scan OPTION...)")
+    assert "go after it" not in err(run("--bogus", "LLM_TIMEOUT"))

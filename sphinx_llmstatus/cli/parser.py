@@ -16,6 +16,10 @@ import argparse
 import os
 import re
 
+TYPE_CHECKING = False  # typing is not imported at run time (start-up budget)
+if TYPE_CHECKING:
+    from typing import NoReturn
+
 COMMANDS = ("lookup", "search", "list", "scan")
 #: Output formats of every command (``--format``); ``--json`` is short for ``--format json``.
 FORMATS = ("text", "json", "markdown")
@@ -70,10 +74,20 @@ class _Parser(argparse.ArgumentParser):
     are built with this class too.
     """
 
+    #: A command word that comes after the first word (``llmstatus -C 2 scan x``): usage errors
+    #: then say that the command's options go after it.
+    later_command: str | None = None
+
     def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("formatter_class", _Formatter)
         super().__init__(*args, **kwargs)
         accept_negative_hex(self)
+
+    def error(self, message: str) -> NoReturn:  # argparse's documented override point
+        if self.later_command and message.startswith("unrecognized arguments"):
+            message += (f" (options of '{self.later_command}' go after it: "
+                        f"llmstatus {self.later_command} OPTION...)")
+        super().error(message)
 
 
 def accept_negative_hex(parser: argparse.ArgumentParser) -> None:
@@ -120,7 +134,7 @@ def _sub(sub, name: str, **kwargs) -> argparse.ArgumentParser:
     return parser
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> _Parser:
     """The full parser, with one sub-parser per command."""
     from .. import __version__
 
@@ -157,7 +171,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def build_lookup_parser() -> argparse.ArgumentParser:
+def build_lookup_parser() -> _Parser:
     """The parser of ``llmstatus CODE ...`` (``lookup`` without its command word)."""
     parser = _Parser(prog="llmstatus", description=_DESCRIPTION, epilog=_EPILOG)
     _output_options(parser, defaults=True)
@@ -194,7 +208,9 @@ def parse(argv: list[str]) -> argparse.Namespace | int:
     """Parsed arguments, or an exit status (0 after --help/--version, 2 on usage errors)."""
     word = _first_word(argv)
     implied = word is not None and word not in COMMANDS
-    parser = build_lookup_parser() if implied else build_parser()
+    parser: _Parser = build_lookup_parser() if implied else build_parser()
+    if implied:
+        parser.later_command = next((w for w in argv if w in COMMANDS), None)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:

@@ -192,13 +192,12 @@ def first_failures(items: Sequence[tuple[str, Hit]], lang: str) -> str:
     code, remedy), then a blank line; empty when ``items`` is."""
     if not items:
         return ""
-    from ..scan.report import hit_name
+    from ..scan.report import hit_name, hit_view
     from .text import process_label
 
     out = [f"**{esc(label('First failure per process', lang))}:**", ""]
     for file, hit in items:
-        view = hit.code.view(hit.api) if hit.code is not None and hit.api else None
-        view = view or (hit.code.views[0] if hit.code is not None and hit.code.views else None)
+        view = hit_view(hit)
         remedy = f": {rich(view.remedy.get(lang))}" if view is not None else ""
         out.append(f"- {esc(f'{file}:{hit.line_no}')} {esc(process_label(hit.process, lang))} "
                    f"{_code(hit_name(hit))}{remedy}")

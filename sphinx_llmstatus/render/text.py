@@ -306,15 +306,13 @@ def report_summary(report: Report, lang: str, color: bool = False, stdin: str = 
     :func:`summary`, how many generic codes are likely consequences, other layers, symptoms.
     ``stdin`` is how standard input (file ``-`` in the report) is named."""
     from ..registry.layout import FAMILY_LABELS
-    from ..scan.report import hit_name
+    from ..scan.report import hit_name, hit_view
 
     lines = []
     if report.first:
         lines.append(style(label("First failure per process", lang), "bold", color=color) + ":")
         for file, hit in report.first.values():
-            code = hit.code
-            view = code.view(hit.api) if code is not None and hit.api else None
-            view = view or (code.views[0] if code is not None and code.views else None)
+            view = hit_view(hit)
             remedy = plain(view.remedy.get(lang)) if view is not None else ""
             lines.append(f"  {stdin if file == '-' else file}:{hit.line_no}  {process_label(hit.process, lang)}  "
                          f"{style(hit_name(hit), 'red', 'bold', color=color)}" + (f": {remedy}" if remedy else ""))

@@ -14,8 +14,20 @@ from collections import Counter
 
 from .hit import Hit
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..registry.model import ApiView
+
 #: Values of the codes that only pass a failure on (0xFFFFFFFF, -1).
 GENERIC_VALUES = frozenset({0xFFFFFFFF, -1})
+
+
+def hit_view(hit: Hit) -> ApiView | None:
+    """The API view whose remedy a report shows for ``hit``: the API the hit was read as,
+    else the code's first view; None for a hit without a known code."""
+    if hit.code is None:
+        return None
+    return (hit.code.view(hit.api) if hit.api else None) or (hit.code.views[0] if hit.code.views else None)
 
 
 def hit_name(hit: Hit) -> str:

@@ -53,7 +53,7 @@ COMPILED_NAME = "registry.json"
 SCHEMA_VERSION = 1
 
 # Patterns are compiled on first use (re's own cache), not at import: the
-# packaged registry comes from model.json and needs none of them, and every
+# packaged registry comes from model.marshal and needs none of them, and every
 # compile at import is start-up time of `llmstatus CODE` (issue 13).
 _NAME_RE = r"^[A-Z][A-Z0-9_]*$"
 _BACKTICK_RE = r"`([^`]+)`"
@@ -623,7 +623,7 @@ class _Builder:
                 if not re.match(_NAME_RE, alias) or re.match(_HEXLIKE_RE, alias):
                     raise self._fail(code.name, "aliases", f"alias {_shown(alias)} is not an upper-case "
                                      "identifier such as LLM_LINK_FAILED (letters, digits, _; not a number)")
-            for spelling, field in _spelled_by(code):
+            for spelling, field in code.spelled_by():
                 if spelling.upper() in numbers:
                     raise self._fail(code.name, field,
                                      f"spelling {spelling!r} is also a number form of {numbers[spelling.upper()]}")
@@ -697,16 +697,6 @@ class _Builder:
             field = f"frameworks[{i}]"
             _check_backticks({"does": note.does}, all_api_names | setting_names | set(note.terms),
                              known, note.terms, lambda f, r, field=field: self._fail(code.name, f"{field}.{f}", r))
-
-
-def _spelled_by(code: StatusCode) -> Iterator[tuple[str, str]]:
-    """Each spelling of ``code`` with the field that gives it: the name, the API names, the aliases."""
-    yield code.name, "name"
-    for view in code.views:
-        if view.name != code.name:
-            yield view.name, f"{view.api}.name"
-    for alias in code.aliases:
-        yield alias, "aliases"
 
 
 def _check_backticks(texts: Mapping[str, Text], allowed: set[str], codes: set[str],
@@ -830,7 +820,7 @@ def load_registry(extra_files: Iterable[str | os.PathLike[str]] = (), *, package
 def default_registry() -> Registry:
     """The packaged registry, loaded once per process and cached.
 
-    Read from ``model.json`` (:mod:`~sphinx_llmstatus.registry.compiled`), the
+    Read from ``model.marshal`` (:mod:`~sphinx_llmstatus.registry.compiled`), the
     model that ``compile.py`` built and checked in full with
     :func:`load_registry`, while it matches the TOML: checking again would be
     most of the ``llmstatus CODE`` start-up budget (issue 13). Without a fresh

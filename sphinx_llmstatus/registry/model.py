@@ -310,12 +310,18 @@ class StatusCode(_Record):
     @property
     def spellings(self) -> tuple[str, ...]:
         """Canonical name, other API spellings, then aliases; no repeats."""
-        seen: dict[str, None] = {self.name: None}
-        for v in self.views:
-            seen.setdefault(v.name, None)
-        for a in self.aliases:
-            seen.setdefault(a, None)
-        return tuple(seen)
+        return tuple(dict.fromkeys(spelling for spelling, _field in self.spelled_by()))
+
+    def spelled_by(self) -> Iterator[tuple[str, str]]:
+        """Each spelling with the registry field that gives it (``name``, ``python.name``,
+        ``cpp.name``, ``aliases``), in :attr:`spellings` order; an API name equal to the
+        canonical name is given once, as ``name``."""
+        yield self.name, "name"
+        for view in self.views:
+            if view.name != self.name:
+                yield view.name, f"{view.api}.name"
+        for alias in self.aliases:
+            yield alias, "aliases"
 
     @property
     def recoverable(self) -> Mapping[str, str]:

@@ -66,6 +66,7 @@ class Scanner:
         literals = [*self.matcher.literals, *(s.pattern.encode() for s in self.symptoms)]
         self.prefilter = _prefilter.make(patterns, literals, engine)
         self.engine = self.prefilter.name
+        self.matcher.present = _prefilter.presence(self.matcher.forms, self.engine)
 
 
 # Registry is unhashable (it holds dicts): cache by identity, keeping the

@@ -40,7 +40,7 @@ keyword, field name, comparison) reads a bounded window of characters.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 from itertools import chain, islice, repeat
 from operator import ge, sub
 
@@ -68,7 +68,12 @@ _QUALIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}\Z")
 #: Other layers' numbers reported (under their family) after a status keyword:
 #: HIXL/ADXL statuses, ACL runtime codes and HCCL error numbers
 #: (:data:`sphinx_llmstatus.registry.layout.NEIGHBOUR_FAMILIES`, ``errNo[0x0000000005000007]``).
-_OTHER_NUMBERS = r"10390[0-5]|203900|503900|107[0-9]{3}|207[0-9]{3}|507[0-9]{3}|0[xX]0{0,15}50[0-3][0-9A-Fa-f]{4}"
+#: Each with the literals one of which starts every match.
+_OTHER_FORMS = (
+    ("10390[0-5]", ("10390",)), ("203900", ("203900",)), ("503900", ("503900",)), ("107[0-9]{3}", ("107",)),
+    ("207[0-9]{3}", ("207",)), ("507[0-9]{3}", ("507",)), ("0[xX]0{0,15}50[0-3][0-9A-Fa-f]{4}", ("0x", "0X")),
+)
+_OTHER_NUMBERS = "|".join(form for form, _ in _OTHER_FORMS)
 #: Lines up to this many characters are matched with one alternation.
 SHORT_LINE = 2048
 #: Characters looked at before a token (keyword, field name, qualifiers).
@@ -141,23 +146,40 @@ class Matcher:
         # occurrence of the literal in C, so a line without one costs almost
         # nothing whatever its length; boundaries and keywords are checked
         # on the (few) matches, in bounded windows.
-        scans = [(re.escape(h) + r"[A-Za-z0-9_]{0,60}(?![A-Za-z0-9_])", "name") for h in heads]
-        scans += [(layout_hex + after, "lh"), (layout_dec + after, "ld")]
-        scans += [(form + after, "sv") for h in hex_values for form in (h, h.upper())]
-        scans += [(re.escape(str(v)) + after, "sv") for v in sorted(self.shared_values)]
-        scans += [(p + after, "ov") for p in _OTHER_NUMBERS.split("|")]
-        self._scans = [(re.compile(p), kind) for p, kind in scans]
+        # (expression, kind, the same without look-around: what every match holds)
+        names_at = [re.escape(h) + r"[A-Za-z0-9_]{0,60}" for h in heads]
+        scans = [(form + r"(?![A-Za-z0-9_])", "name", form) for form in names_at]
+        scans += [(layout_hex + after, "lh", layout_hex), (layout_dec + after, "ld", layout_dec)]
+        scans += [(form + after, "sv", form) for h in hex_values for form in (h, h.upper())]
+        decimals = [str(v) for v in sorted(self.shared_values)]
+        scans += [(re.escape(d) + after, "sv", re.escape(d)) for d in decimals]
+        for form, lits in _OTHER_FORMS:
+            # Not the shared values (``507[0-9]{3}`` and 507053): those are "sv" matches.
+            rests = [d[len(lits[0]):] for d in decimals if len(lits) == 1 and d.startswith(lits[0])]
+            precise = form
+            if rests and form.startswith(lits[0]):
+                precise = lits[0] + f"(?!(?:{'|'.join(rests)})(?![0-9]))" + form[len(lits[0]):]
+            scans.append((precise + after, "ov", form))
+        self._scans = [(re.compile(p), kind) for p, kind, _ in scans]
+        #: One byte pattern per expression of the long-line rules, in their order: the
+        #: expression without its look-around (a multi-pattern engine tells which occur on a
+        #: line, :attr:`present`); None for one that never matches.
+        self.forms = tuple(None if form == "(?!)" else form.encode() for _, _, form in scans)
+        #: Set by the scanner when it has such an engine: the indexes of :attr:`forms` found
+        #: in an encoded line (a superset is fine); the other expressions are not run on it.
+        self.present: Callable[[bytes], Container[int]] | None = None
         # Short lines: one alternation of the same expressions (one call instead of one per
         # literal; on a long line the literal-led expressions above skip faster). No groups:
         # then every branch starts with a literal and ``re`` skips to their first characters
         # in C (10x faster on log lines); the branch is found again on each match.
-        self._short = re.compile("|".join(f"(?:{p})" for p, _ in scans))
+        self._short = re.compile("|".join(f"(?:{p})" for p, _, _ in scans))
         self._verdicts: dict[tuple, tuple | None] = {}  # see _remembered
+        self._stops_of: tuple[str | None, bytes] = (None, b"")  # see _stops
         # Long lines: where a number's verdict depends on its text alone (_clean_number, _narrow).
         lh, ld = f"{LLM_CODE_BASE >> 16:x}", re.escape(dec_prefix)
         lh_rest, ld_rest = "[bB][0-9A-Fa-f]{3}" + after, rf"\d{{{len(lo) - len(dec_prefix)}}}" + after
         self._clean: dict[str, list[tuple[re.Pattern[str], str]]] = {}  # kind -> (expression, context)
-        for pattern, kind in scans:
+        for pattern, kind, _ in scans:
             if kind == "lh":
                 forms = [(_clean_number(lh, lh_rest, layout=True), ""),
                          (_clean_number(lh, lh_rest, layout=True, hexed=True), "0x")]
@@ -193,8 +215,7 @@ class Matcher:
             else:
                 merged.append(d)
         lits.update(merged)
-        # Other layers' numbers (_OTHER_NUMBERS): their fixed leading digits; HCCL's 0x..50..
-        lits.update(("10390", "203900", "503900", "107", "207", "507", "0x", "0X"))
+        lits.update(chain.from_iterable(heads for _, heads in _OTHER_FORMS))  # other layers' numbers
         keep: list[str] = []
         for lit in sorted(lits, key=len):
             if not any(k in lit for k in keep):
@@ -225,39 +246,86 @@ class Matcher:
             # every column kept, so that a coloured name or number is a token of its own.
             line = _ANSI_RE.sub(_blank, line)
         hi = len(line) if hi is None else hi
+        found: dict[tuple | None, list[int]] = {}  # verdict (relative to the match) -> match starts
+        try:
+            self._find(line, lo, hi, include_success, found)
+        finally:
+            self._stops_of = (None, b"")  # let the line go
+        return _tokens(found)
+
+    def _find(self, line: str, lo: int, hi: int, include_success: bool, found: dict[tuple | None, list[int]]) -> None:
+        """Fill ``found`` for :meth:`tokens`."""
         stop = min(len(line), hi + 96)
-        found: dict[tuple, list[int]] = {}  # verdict (relative to the match) -> match starts
-        caches: dict[object, dict[str, list[int] | None]] = {kind: {} for kind in _REACH}
+        caches: dict[object, dict[str, list[int]]] = {kind: {} for kind in _REACH}
         if stop - lo <= SHORT_LINE:
             self._collect(line, [(kind, (m,)) for m, kind in self._short_matches(line, lo, stop)],
                           0, hi, include_success, found, caches)
-            return _tokens(found)
+            return
         period = _periodic(line, lo, hi) if hi - lo >= PERIODIC_LINE else None
         if period is None:
-            self._collect(line, self._runs(line, lo, stop), 0, hi, include_success, found, caches)
-            return _tokens(found)
+            self._collect_long(line, lo, stop, 0, hi, include_success, found, caches)
+            return
         p, first, last = period  # the matches starting in [first, last) repeat those of [first, first + p)
         # (Each match before ``first + p`` ends, and is looked at, before ``first + p + _RESUME``.)
-        self._collect(line, self._runs(line, lo, min(stop, first + p + _RESUME)), 0, first + p, include_success,
-                      found, caches)
-        for starts in found.values():
-            ref = [x for x in starts if first <= x < first + p]
-            starts.extend(chain.from_iterable(range(x + p, last, p) for x in ref))
+        self._collect_long(line, lo, min(stop, first + p + _RESUME), 0, first + p, include_success, found, caches)
+        for verdict, starts in found.items():
+            if verdict is not None:
+                ref = [x for x in starts if first <= x < first + p]
+                starts.extend(chain.from_iterable(range(x + p, last, p) for x in ref))
         # A match before ``last`` may cover a later start: resume a match length earlier.
-        self._collect(line, self._runs(line, max(lo, last - _RESUME), stop), last, hi, include_success,
-                      found, caches)
-        return _tokens(found)
+        self._collect_long(line, max(lo, last - _RESUME), stop, last, hi, include_success, found, caches)
 
-    def _runs(self, line: str, pos: int, stop: int) -> list[tuple[str, Iterator[re.Match[str]]]]:
-        # One literal-led expression after the other, each skipping in C to its literal.
-        return [(kind, rx.finditer(line, pos, stop)) for rx, kind in self._scans]
+    def _collect_long(self, line: str, pos: int, stop: int, lo: int, hi: int, include_success: bool,
+                      found: dict[tuple | None, list[int]], caches: dict[object, dict[str, list[int]]]) -> None:
+        """:meth:`_collect` for the matches in ``line[pos:stop]`` of each literal-led expression in turn
+        (each skips to its literal in C), starting in ``[lo, hi)``, on a long line. A match whose key
+        (the characters around it that settle its verdict, as :meth:`_collect` cuts them) was seen
+        before goes to its list here, in a loop kept short (a dense line has one match every dozen
+        characters); the others are decided by :meth:`_collect`, which remembers their keys."""
+        collect = self._collect
+        present = None if self.present is None else self.present(line[pos:stop].encode("utf-8", "surrogatepass"))
+        for i, (rx, kind) in enumerate(self._scans):
+            if present is not None and i not in present:
+                continue
+            narrow = kind in self._clean
+            before, after = (_NARROW, _NARROW_AFTER) if narrow else _REACH[kind]
+            get = (caches.setdefault(("narrow", kind), {}) if narrow else caches[kind]).get
+            wide_before, wide_after = _REACH[kind]
+            wide_get = caches[kind].get
+            names = kind == "name"
+            if names:
+                stops = b""
+                q_short, q_long = (caches.setdefault(("qualified", a), {}).get for a in _QUALIFIED_AFTER)
+            for m in rx.finditer(line, pos, stop):
+                s, e = m.span()
+                if s >= hi:
+                    break
+                if s < lo:
+                    continue
+                if s >= before:
+                    if names and line[s - 1] in ".:":  # as _qualified_reach, inline: names are many
+                        stops = stops or self._stops(line)
+                        b = s - stop_at + 16 if (stop_at := stops.rfind(b"|", s - _QUALIFIED_BEFORE, s)) >= 0 \
+                            else _QUALIFIED_BEFORE
+                        starts = q_short(line[s - b:e + _QUALIFIED_AFTER[0]], _UNSEEN) if s >= b else _UNSEEN
+                        if starts is _WIDE:  # a repr's tail follows
+                            starts = q_long(line[s - b:e + _QUALIFIED_AFTER[1]], _UNSEEN)
+                    else:
+                        starts = get(line[s - before:e + after], _UNSEEN)
+                        if starts is _WIDE:  # a number its narrow key does not settle
+                            starts = wide_get(line[s - wide_before:e + wide_after], _UNSEEN) \
+                                if s >= wide_before else _UNSEEN
+                    if starts is not _UNSEEN:
+                        starts.append(s)
+                        continue
+                collect(line, ((kind, (m,)),), lo, hi, include_success, found, caches)
 
     def _collect(self, line: str, runs: Iterable[tuple[str, Iterable[re.Match[str]]]], lo: int, hi: int,
-                 include_success: bool, found: dict[tuple, list[int]],
-                 caches: dict[object, dict[str, list[int] | None]]) -> None:
-        """Add to ``found`` the starts of the matches of ``runs`` starting in ``[lo, hi)``, by verdict."""
+                 include_success: bool, found: dict[tuple | None, list[int]],
+                 caches: dict[object, dict[str, list[int]]]) -> None:
+        """Add to ``found`` the starts of the matches of ``runs`` starting in ``[lo, hi)``, by verdict
+        (``found[None]``: not a token); remember each key's list in ``caches``."""
         decide = self._remembered
-        stops: bytes | None = None  # the line with the characters a qualifier chain stops at as "|"
         for kind, matches in runs:
             reach = _REACH[kind]
             cache = caches[kind]
@@ -277,40 +345,37 @@ class Matcher:
                     if starts is _UNSEEN:
                         starts = narrow[key] = self._narrow(key, m.end() - s, kind, include_success, found)
                     if starts is not _WIDE:
-                        if starts is not None:
-                            starts.append(s)
+                        starts.append(s)
                         continue
                 k, (before, after), c = kind, reach, cache
                 if names and s > 0 and line[s - 1] in ".:":
                     k = "qualified"
-                    before, after = _REACH[k]
-                    c = caches[k]
-                    if stops is None:
-                        stops = line.encode("ascii").translate(_QUALIFIER_STOPS) if line.isascii() else b""
-                    stop = stops.rfind(b"|", s - before, s)
-                    if stop >= 0:  # the chain, "<" and "==" are read back to 16 before the stop
-                        before = max(_MIN_BEFORE, s - stop + 16)
-                    if line[m.end():m.end() + 9].lstrip(" \t")[:1] != ":":
-                        after = 9  # no repr tail: its blanks (up to 8) and the "==" check are read
-                    if (before, after) != _REACH[k]:
-                        c = caches.setdefault((k, before, after), {})
+                    before, after = _qualified_reach(line, s, m.end(), self._stops(line))
+                    # One cache per width after (the window says how far back it reaches).
+                    c = caches.setdefault((k, after), {})
+                    if after != _QUALIFIED_AFTER[0] and s >= before:
+                        caches.setdefault((k, _QUALIFIED_AFTER[0]), {})[line[s - before:m.end() + _QUALIFIED_AFTER[0]]] = _WIDE
                 if s < before:  # near the line's start: the window starts with the line
                     verdict = decide(line[:m.end() + after], s, m.end(), m.group(), k, include_success)
-                    if verdict is not None:
-                        found.setdefault(verdict, []).append(s)
+                    found.setdefault(verdict, []).append(s)
                     continue
                 window = line[s - before:m.end() + after]
                 starts = c.get(window, _UNSEEN)
                 if starts is _UNSEEN:
                     verdict = decide(window, before, before + m.end() - s, m.group(), k, include_success)
-                    starts = c[window] = None if verdict is None else found.setdefault(verdict, [])
-                if starts is not None:
-                    starts.append(s)
+                    starts = c[window] = found.setdefault(verdict, [])
+                starts.append(s)
+
+    def _stops(self, line: str) -> bytes:
+        """:func:`_stops` of ``line``, kept while :meth:`tokens` works on it."""
+        if self._stops_of[0] is not line:
+            self._stops_of = (line, _stops(line))
+        return self._stops_of[1]
 
     def _narrow(self, key: str, length: int, kind: str, include_success: bool,
-                found: dict[tuple, list[int]]) -> list[int] | None:
-        """The starts list in ``found`` of the number ``key[_NARROW:_NARROW + length]`` (None: no token)
-        when ``key`` settles its verdict (a clean expression matches it), else :data:`_WIDE`."""
+                found: dict[tuple | None, list[int]]) -> list[int]:
+        """The starts list in ``found`` of the number ``key[_NARROW:_NARROW + length]`` (``found[None]``:
+        not a token) when ``key`` settles its verdict (a clean expression matches it), else :data:`_WIDE`."""
         tail = key[_NARROW + length:].lstrip()
         if tail[:1] in ("", "=", "!"):  # a comparison may follow beyond the key
             return _WIDE
@@ -319,7 +384,7 @@ class Matcher:
             if rx.match(key, _NARROW) is not None:
                 verdict = self._remembered(f"{before}{text} ", len(before), len(before) + length, text, kind,
                                            include_success)
-                return None if verdict is None else found.setdefault(verdict, [])
+                return found.setdefault(verdict, [])
         return _WIDE
 
     def _remembered(self, window: str, s: int, end: int, text: str, kind: str,
@@ -337,7 +402,7 @@ class Matcher:
     def _decide(self, line: str, s: int, end: int, text: str, kind: str,
                 include_success: bool) -> tuple | None:
         """The verdict on the match ``line[s:end] == text`` of ``kind``: None, or
-        ``(start - s, end - s, kind, value, code, python_form)`` of its token."""
+        ``(start - s, end - s, kind, value, code, python_form, whole_word)`` of its token."""
         code: StatusCode | None
         python_form = False
         if kind in ("name", "qualified"):
@@ -386,7 +451,12 @@ class Matcher:
             return None
         if _is_comparison_operand(line, start, end):
             return None
-        return (start - s, end - s, tok_kind, value, code, python_form)
+        # A whole word (letters, digits and "_" between others) overlaps another only where both
+        # start (_tokens); a repr, a qualified name or a number glued to its keyword may.
+        token = line[start:end]
+        whole = (token.isascii() and token.replace("_", "0").isalnum() and not (start and _WORD_CHAR(line[start - 1]))
+                 and not (end < len(line) and _WORD_CHAR(line[end])))
+        return (start - s, end - s, tok_kind, value, code, python_form, whole)
 
 
 #: Characters the rules read before a match's start and after its end, by kind of match:
@@ -395,6 +465,12 @@ class Matcher:
 #: layout number's 0x, field name and keyword (51); a shared or other number's 0x and
 #: keyword (31); 8 after for the comparison. A verdict depends on nothing else.
 _REACH = {"name": (8, 8), "qualified": (560, 64), "lh": (51, 8), "ld": (51, 8), "sv": (31, 8), "ov": (31, 8)}
+#: A qualified name's window reaches back to 16 characters before the last character its
+#: chain stops at (else _REACH's 560), and 9 characters after it unless a repr's tail
+#: follows (then 64). Which start the window has is read from the window itself (it holds
+#: that stop, then only chain characters up to the name), so one cache per width after serves.
+_QUALIFIED_BEFORE = _REACH["qualified"][0]
+_QUALIFIED_AFTER = (9, _REACH["qualified"][1])
 _UNSEEN: list[int] = []
 _WIDE: list[int] = []
 #: Characters of a number's narrow key (long lines) before its start (``_ret = 0x``, ``status: ``;
@@ -408,7 +484,6 @@ _REMEMBERED = 1 << 14
 #: (for "<" and "=="), not _REACH's 560, so the names before it do not make it distinct.
 _QUALIFIER_STOPS = bytes(ord("-") if chr(i).isascii() and (chr(i).isalnum() or chr(i) in "_.:") else ord("|")
                          for i in range(256))
-_MIN_BEFORE = 10
 
 
 #: Lines at least this long (characters) are looked at for a repeating stretch.
@@ -489,10 +564,13 @@ def _same_from(line: str, x: int, p: int, limit: int) -> int:
     return limit
 
 
-def _tokens(found: dict[tuple, list[int]]) -> list[Token]:
+def _tokens(found: dict[tuple | None, list[int]]) -> list[Token]:
     """Tokens, in order, from the verdicts and the starts of the matches decided so."""
     groups: list[Token] = []
-    for (ds, de, kind, value, code, python_form), starts in found.items():
+    found.pop(None, None)  # not tokens
+    words = True
+    for (ds, de, kind, value, code, python_form, whole), starts in found.items():  # type: ignore[misc]
+        words = words and whole
         starts.sort()  # a code's spellings come from several expressions
         if ds:
             starts = list(map(ds.__add__, starts))
@@ -503,6 +581,11 @@ def _tokens(found: dict[tuple, list[int]]) -> list[Token]:
             return groups
         occ, width = groups[0].starts, groups[0].end - groups[0].start
         if all(map(ge, map(sub, islice(occ, 1, None), occ), repeat(width))):  # no two overlap
+            return groups
+    if words:  # whole words: no two overlap unless two start at one place
+        count = sum(len(t.occurrences()) for t in groups)
+        if len(set(chain.from_iterable(t.occurrences() for t in groups))) == count:
+            groups.sort(key=lambda t: t.start)
             return groups
     begins = sorted(chain.from_iterable(t.occurrences() for t in groups))
     ends = sorted(chain.from_iterable(map((t.end - t.start).__add__, t.occurrences()) for t in groups))
@@ -582,6 +665,24 @@ def _qualifier_start(line: str, s: int) -> int:
             break
         start = m.start()
     return start
+
+
+def _stops(line: str) -> bytes:
+    """``line`` with the characters a qualifier chain stops at as ``|`` (:data:`_QUALIFIER_STOPS`);
+    ``b"-"`` when it is not ASCII (then no window is narrowed)."""
+    return line.encode("ascii").translate(_QUALIFIER_STOPS) if line.isascii() else b"-"
+
+
+def _qualified_reach(line: str, s: int, end: int, stops: bytes) -> tuple[int, int]:
+    """Characters the rules read before and after a qualified name ``line[s:end]`` (:data:`_REACH`),
+    narrowed to the last character its chain stops at and to a missing repr tail."""
+    before = _QUALIFIED_BEFORE
+    stop = stops.rfind(b"|", s - before, s)
+    if stop >= 0:  # the chain, "<" and "==" are read back to 16 before the stop
+        before = s - stop + 16
+    if line[end:end + 9].lstrip(" \t")[:1] == ":":
+        return before, _QUALIFIED_AFTER[1]  # a repr's tail
+    return before, _QUALIFIED_AFTER[0]  # its blanks (up to 8) and the "==" check are read
 
 
 def _is_field_value(line: str, s: int) -> bool:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import deque
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Container, Generator, Iterable, Iterator
 from itertools import chain
 from typing import BinaryIO
 
@@ -35,7 +35,7 @@ from ..registry.model import Registry
 from . import prefilter as _prefilter
 from .context import CONTEXT_SPAN, HEAD, MODULE_FAMILIES, NEAR, ContextFinder, Prefix, prefix
 from .hit import MAX_COLUMNS, Hit
-from .rules import PERIODIC_LINE, Matcher, Token, _periodic
+from .rules import PERIODIC_LINE, SHORT_LINE, Matcher, Token, _periodic
 
 READ_SIZE = 4 << 20
 #: Lines longer than this (bytes) are scanned in pieces, never held whole.
@@ -51,6 +51,10 @@ EXCERPT_AROUND = 200
 _DEFAULT_FAMILY = {0xFFFFFFFF: "ge"}  # else acl_runtime: 507053/507057
 
 
+def _ANY(_index: int) -> bool:  # noqa: N802 (stands for a constant predicate)
+    return True
+
+
 class Scanner:
     """The compiled rules, context finder and prefilter for one registry."""
 
@@ -59,14 +63,24 @@ class Scanner:
         self.matcher = Matcher(registry)
         self.context = ContextFinder(registry)
         self.symptoms = tuple(getattr(registry, "symptoms", ()) or ())
-        patterns = list(self.matcher.prefilter)
         import re
 
-        patterns += [re.escape(s.pattern).encode() for s in self.symptoms]
+        symptoms = [re.escape(s.pattern).encode() for s in self.symptoms]
         literals = [*self.matcher.literals, *(s.pattern.encode() for s in self.symptoms)]
-        self.prefilter = _prefilter.make(patterns, literals, engine)
+        self.prefilter = _prefilter.make([*self.matcher.prefilter, *symptoms], literals, engine)
         self.engine = self.prefilter.name
-        self.matcher.present = _prefilter.presence(self.matcher.forms, self.engine)
+        # Long lines: which of the rules' expressions and which symptoms occur, in one pass.
+        self._presence = _prefilter.presence([*self.matcher.forms, *symptoms], self.engine)
+
+    def present(self, data: bytes) -> tuple[Container[int] | None, Callable[[int], bool]]:
+        """For a line (``data``, its bytes) longer than :data:`~.rules.SHORT_LINE`: the indexes of the
+        matcher's ``forms`` found in it, for :meth:`Matcher.tokens`, and whether the symptom of an
+        index may be in it. ``(None, ...True)`` for a short line or without a multi-pattern engine."""
+        if self._presence is None or len(data) <= SHORT_LINE:
+            return None, _ANY
+        found = self._presence(data)
+        first = len(self.matcher.forms)
+        return found, lambda i: first + i in found
 
 
 # Registry is unhashable (it holds dicts): cache by identity, keeping the
@@ -413,8 +427,9 @@ def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool
                 if raw.endswith(b"\r"):
                     raw = raw[:-1]
                 line = raw.decode("utf-8", "replace")
-                tokens = m.tokens(line, include_success=include_success)
-                found = [(sym, i) for sym in symptoms if (i := line.find(sym.pattern)) >= 0]
+                present, may_hold = sc.present(raw)
+                tokens = m.tokens(line, include_success=include_success, present=present)
+                found = [(sym, i) for j, sym in enumerate(symptoms) if may_hold(j) and (i := line.find(sym.pattern)) >= 0]
                 if not tokens and not found:
                     continue
                 ln = _Line(run.line_no, raw[:CONTEXT_SPAN], prefix(line[:HEAD]), line)
@@ -438,7 +453,7 @@ def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool
                 run.lines_read([head])
                 long_ln = _Line(run.line_no, head, prefix(head[:HEAD].decode("utf-8", "replace")), None)
                 long_before = before
-            toks = m.tokens(text, lo, hi, include_success)
+            toks = m.tokens(text, lo, hi, include_success, sc.present(text.encode("utf-8", "surrogatepass"))[0])
             if long_ln.near is None:
                 long_ln.near = _first_near(sc, text, toks)
             for t in toks:

@@ -40,7 +40,7 @@ keyword, field name, comparison) reads a bounded window of characters.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Container, Iterable, Iterator
+from collections.abc import Container, Iterable, Iterator
 from itertools import chain, islice, repeat
 from operator import ge, sub
 
@@ -68,12 +68,16 @@ _QUALIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}\Z")
 #: Other layers' numbers reported (under their family) after a status keyword:
 #: HIXL/ADXL statuses, ACL runtime codes and HCCL error numbers
 #: (:data:`sphinx_llmstatus.registry.layout.NEIGHBOUR_FAMILIES`, ``errNo[0x0000000005000007]``).
-#: Each with the literals one of which starts every match.
+#: Each with the literal that starts every match (``re`` skips to it in C: the HCCL form is
+#: written twice, ``0x`` and ``0X``, as ``0[xX]`` would stop at every "0").
 _OTHER_FORMS = (
-    ("10390[0-5]", ("10390",)), ("203900", ("203900",)), ("503900", ("503900",)), ("107[0-9]{3}", ("107",)),
-    ("207[0-9]{3}", ("207",)), ("507[0-9]{3}", ("507",)), ("0[xX]0{0,15}50[0-3][0-9A-Fa-f]{4}", ("0x", "0X")),
+    ("10390[0-5]", "10390"), ("203900", "203900"), ("503900", "503900"), ("107[0-9]{3}", "107"),
+    ("207[0-9]{3}", "207"), ("507[0-9]{3}", "507"),
+    ("0x0{0,15}50[0-3][0-9A-Fa-f]{4}", "0x"), ("0X0{0,15}50[0-3][0-9A-Fa-f]{4}", "0X"),
 )
 _OTHER_NUMBERS = "|".join(form for form, _ in _OTHER_FORMS)
+#: The end of a token, for :attr:`Matcher.forms` without look-around.
+_FORM_END = r"(?:[^A-Za-z0-9_]|$)"
 #: Lines up to this many characters are matched with one alternation.
 SHORT_LINE = 2048
 #: Characters looked at before a token (keyword, field name, qualifiers).
@@ -153,21 +157,17 @@ class Matcher:
         scans += [(form + after, "sv", form) for h in hex_values for form in (h, h.upper())]
         decimals = [str(v) for v in sorted(self.shared_values)]
         scans += [(re.escape(d) + after, "sv", re.escape(d)) for d in decimals]
-        for form, lits in _OTHER_FORMS:
+        for form, head in _OTHER_FORMS:
             # Not the shared values (``507[0-9]{3}`` and 507053): those are "sv" matches.
-            rests = [d[len(lits[0]):] for d in decimals if len(lits) == 1 and d.startswith(lits[0])]
-            precise = form
-            if rests and form.startswith(lits[0]):
-                precise = lits[0] + f"(?!(?:{'|'.join(rests)})(?![0-9]))" + form[len(lits[0]):]
-            scans.append((precise + after, "ov", form))
+            rests = [d[len(head):] for d in decimals if d.startswith(head)]
+            precise = head + f"(?!(?:{'|'.join(rests)})(?![0-9]))" + form[len(head):] if rests else form
+            # The HCCL form without its end would count every 0x5010B009 on a line.
+            scans.append((precise + after, "ov", form + _FORM_END if head in ("0x", "0X") else form))
         self._scans = [(re.compile(p), kind) for p, kind, _ in scans]
-        #: One byte pattern per expression of the long-line rules, in their order: the
-        #: expression without its look-around (a multi-pattern engine tells which occur on a
-        #: line, :attr:`present`); None for one that never matches.
+        #: One byte pattern per expression of the long-line rules, in their order, that every
+        #: match holds (the expression without its look-around), for a multi-pattern engine to
+        #: tell which occur on a line (``present`` of :meth:`tokens`); None: never matches.
         self.forms = tuple(None if form == "(?!)" else form.encode() for _, _, form in scans)
-        #: Set by the scanner when it has such an engine: the indexes of :attr:`forms` found
-        #: in an encoded line (a superset is fine); the other expressions are not run on it.
-        self.present: Callable[[bytes], Container[int]] | None = None
         # Short lines: one alternation of the same expressions (one call instead of one per
         # literal; on a long line the literal-led expressions above skip faster). No groups:
         # then every branch starts with a literal and ``re`` skips to their first characters
@@ -215,7 +215,7 @@ class Matcher:
             else:
                 merged.append(d)
         lits.update(merged)
-        lits.update(chain.from_iterable(heads for _, heads in _OTHER_FORMS))  # other layers' numbers
+        lits.update(head for _, head in _OTHER_FORMS)  # other layers' numbers
         keep: list[str] = []
         for lit in sorted(lits, key=len):
             if not any(k in lit for k in keep):
@@ -229,8 +229,12 @@ class Matcher:
             yield m, next(kind for rx, kind in self._scans if rx.match(line, s, stop) is not None)
 
     def tokens(self, line: str, lo: int = 0, hi: int | None = None,
-               include_success: bool = False) -> list[Token]:
+               include_success: bool = False, present: Container[int] | None = None) -> list[Token]:
         """The candidates of ``line`` whose start is in ``[lo, hi)``, left to right.
+
+        ``present``: the indexes of the :attr:`forms` that occur in the line
+        (a superset will do), when a multi-pattern engine has told; on a long
+        line the other expressions are not run. None: run them all.
 
         ``lo``/``hi`` let a long line be scanned in overlapping pieces: the
         rules read at most :data:`LOOKBEHIND` characters before a token and a
@@ -248,12 +252,13 @@ class Matcher:
         hi = len(line) if hi is None else hi
         found: dict[tuple | None, list[int]] = {}  # verdict (relative to the match) -> match starts
         try:
-            self._find(line, lo, hi, include_success, found)
+            self._find(line, lo, hi, include_success, found, present)
         finally:
             self._stops_of = (None, b"")  # let the line go
         return _tokens(found)
 
-    def _find(self, line: str, lo: int, hi: int, include_success: bool, found: dict[tuple | None, list[int]]) -> None:
+    def _find(self, line: str, lo: int, hi: int, include_success: bool, found: dict[tuple | None, list[int]],
+              present: Container[int] | None) -> None:
         """Fill ``found`` for :meth:`tokens`."""
         stop = min(len(line), hi + 96)
         caches: dict[object, dict[str, list[int]]] = {kind: {} for kind in _REACH}
@@ -263,27 +268,28 @@ class Matcher:
             return
         period = _periodic(line, lo, hi) if hi - lo >= PERIODIC_LINE else None
         if period is None:
-            self._collect_long(line, lo, stop, 0, hi, include_success, found, caches)
+            self._collect_long(line, lo, stop, 0, hi, include_success, found, caches, present)
             return
         p, first, last = period  # the matches starting in [first, last) repeat those of [first, first + p)
         # (Each match before ``first + p`` ends, and is looked at, before ``first + p + _RESUME``.)
-        self._collect_long(line, lo, min(stop, first + p + _RESUME), 0, first + p, include_success, found, caches)
+        self._collect_long(line, lo, min(stop, first + p + _RESUME), 0, first + p, include_success, found, caches,
+                           present)
         for verdict, starts in found.items():
             if verdict is not None:
                 ref = [x for x in starts if first <= x < first + p]
                 starts.extend(chain.from_iterable(range(x + p, last, p) for x in ref))
         # A match before ``last`` may cover a later start: resume a match length earlier.
-        self._collect_long(line, max(lo, last - _RESUME), stop, last, hi, include_success, found, caches)
+        self._collect_long(line, max(lo, last - _RESUME), stop, last, hi, include_success, found, caches, present)
 
     def _collect_long(self, line: str, pos: int, stop: int, lo: int, hi: int, include_success: bool,
-                      found: dict[tuple | None, list[int]], caches: dict[object, dict[str, list[int]]]) -> None:
+                      found: dict[tuple | None, list[int]], caches: dict[object, dict[str, list[int]]],
+                      present: Container[int] | None) -> None:
         """:meth:`_collect` for the matches in ``line[pos:stop]`` of each literal-led expression in turn
         (each skips to its literal in C), starting in ``[lo, hi)``, on a long line. A match whose key
         (the characters around it that settle its verdict, as :meth:`_collect` cuts them) was seen
         before goes to its list here, in a loop kept short (a dense line has one match every dozen
         characters); the others are decided by :meth:`_collect`, which remembers their keys."""
         collect = self._collect
-        present = None if self.present is None else self.present(line[pos:stop].encode("utf-8", "surrogatepass"))
         for i, (rx, kind) in enumerate(self._scans):
             if present is not None and i not in present:
                 continue
@@ -402,7 +408,8 @@ class Matcher:
     def _decide(self, line: str, s: int, end: int, text: str, kind: str,
                 include_success: bool) -> tuple | None:
         """The verdict on the match ``line[s:end] == text`` of ``kind``: None, or
-        ``(start - s, end - s, kind, value, code, python_form, whole_word)`` of its token."""
+        ``(start - s, end - s, kind, value, code, python_form, wholeness)`` of its token
+        (:func:`_wholeness`)."""
         code: StatusCode | None
         python_form = False
         if kind in ("name", "qualified"):
@@ -451,12 +458,8 @@ class Matcher:
             return None
         if _is_comparison_operand(line, start, end):
             return None
-        # A whole word (letters, digits and "_" between others) overlaps another only where both
-        # start (_tokens); a repr, a qualified name or a number glued to its keyword may.
-        token = line[start:end]
-        whole = (token.isascii() and token.replace("_", "0").isalnum() and not (start and _WORD_CHAR(line[start - 1]))
-                 and not (end < len(line) and _WORD_CHAR(line[end])))
-        return (start - s, end - s, tok_kind, value, code, python_form, whole)
+        return (start - s, end - s, tok_kind, value, code, python_form,
+                _wholeness(line[start:end], line[start - 1:start], line[end:end + 1]))
 
 
 #: Characters the rules read before a match's start and after its end, by kind of match:
@@ -568,9 +571,9 @@ def _tokens(found: dict[tuple | None, list[int]]) -> list[Token]:
     """Tokens, in order, from the verdicts and the starts of the matches decided so."""
     groups: list[Token] = []
     found.pop(None, None)  # not tokens
-    words = True
-    for (ds, de, kind, value, code, python_form, whole), starts in found.items():  # type: ignore[misc]
-        words = words and whole
+    whole = _WHOLE_WORD | _WHOLE_CHAIN
+    for (ds, de, kind, value, code, python_form, wholeness), starts in found.items():  # type: ignore[misc]
+        whole &= wholeness
         starts.sort()  # a code's spellings come from several expressions
         if ds:
             starts = list(map(ds.__add__, starts))
@@ -582,7 +585,7 @@ def _tokens(found: dict[tuple | None, list[int]]) -> list[Token]:
         occ, width = groups[0].starts, groups[0].end - groups[0].start
         if all(map(ge, map(sub, islice(occ, 1, None), occ), repeat(width))):  # no two overlap
             return groups
-    if words:  # whole words: no two overlap unless two start at one place
+    if whole:  # all whole words, or all whole chains: no two overlap unless two start at one place
         count = sum(len(t.occurrences()) for t in groups)
         if len(set(chain.from_iterable(t.occurrences() for t in groups))) == count:
             groups.sort(key=lambda t: t.start)
@@ -665,6 +668,27 @@ def _qualifier_start(line: str, s: int) -> int:
             break
         start = m.start()
     return start
+
+
+#: Bits of a token's wholeness: the token is a whole word (letters, digits, "_", with none of
+#: them on either side), or a whole chain (the same with "." and ":"). Two whole words, or two
+#: whole chains, overlap only where both start; a word inside a chain (``LLM_FAILED`` in
+#: ``LLM_FAILED.LLM_TIMEOUT``) or a number glued to its keyword may overlap another token.
+_WHOLE_WORD, _WHOLE_CHAIN = 1, 2
+
+
+def _wholeness(token: str, before: str, after: str) -> int:
+    """The :data:`_WHOLE_WORD`/:data:`_WHOLE_CHAIN` bits of ``token`` between the characters
+    ``before`` and ``after`` (``""`` at the line's ends)."""
+    if not token.isascii():
+        return 0
+    bits = 0
+    if token.replace("_", "0").isalnum() and not _WORD_CHAR(before) and not _WORD_CHAR(after):
+        bits |= _WHOLE_WORD
+    if (token.replace("_", "0").replace(".", "0").replace(":", "0").isalnum()
+            and not _WORD_CHAR(before) and before not in (".", ":") and not _WORD_CHAR(after) and after not in (".", ":")):
+        bits |= _WHOLE_CHAIN
+    return bits
 
 
 def _stops(line: str) -> bytes:

@@ -289,15 +289,17 @@ class Matcher:
         (the characters around it that settle its verdict, as :meth:`_collect` cuts them) was seen
         before goes to its list here, in a loop kept short (a dense line has one match every dozen
         characters); the others are decided by :meth:`_collect`, which remembers their keys."""
-        collect = self._collect
+        collect, decide, settle = self._collect, self._remembered, self._narrow
         for i, (rx, kind) in enumerate(self._scans):
             if present is not None and i not in present:
                 continue
             narrow = kind in self._clean
             before, after = (_NARROW, _NARROW_AFTER) if narrow else _REACH[kind]
-            get = (caches.setdefault(("narrow", kind), {}) if narrow else caches[kind]).get
+            cache = caches.setdefault(("narrow", kind), {}) if narrow else caches[kind]
+            get = cache.get
             wide_before, wide_after = _REACH[kind]
-            wide_get = caches[kind].get
+            wide = caches[kind]
+            wide_get = wide.get
             names = kind == "name"
             if names:
                 stops = b""
@@ -316,11 +318,20 @@ class Matcher:
                         starts = q_short(line[s - b:e + _QUALIFIED_AFTER[0]], _UNSEEN) if s >= b else _UNSEEN
                         if starts is _WIDE:  # a repr's tail follows
                             starts = q_long(line[s - b:e + _QUALIFIED_AFTER[1]], _UNSEEN)
-                    else:
-                        starts = get(line[s - before:e + after], _UNSEEN)
+                    else:  # a key not seen yet is decided here as _collect would (it costs a call less)
+                        starts = get(key := line[s - before:e + after], _UNSEEN)
+                        if starts is _UNSEEN:
+                            starts = cache[key] = settle(key, e - s, kind, include_success, found) if narrow else \
+                                found.setdefault(decide(key, before, before + e - s, m.group(), kind, include_success), [])
                         if starts is _WIDE:  # a number its narrow key does not settle
-                            starts = wide_get(line[s - wide_before:e + wide_after], _UNSEEN) \
-                                if s >= wide_before else _UNSEEN
+                            if s >= wide_before:
+                                starts = wide_get(key := line[s - wide_before:e + wide_after], _UNSEEN)
+                                if starts is _UNSEEN:
+                                    verdict = decide(key, wide_before, wide_before + e - s, m.group(), kind,
+                                                     include_success)
+                                    starts = wide[key] = found.setdefault(verdict, [])
+                            else:
+                                starts = _UNSEEN
                     if starts is not _UNSEEN:
                         starts.append(s)
                         continue

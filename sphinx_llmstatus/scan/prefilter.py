@@ -118,7 +118,7 @@ class HyperscanPresence:
     """Which of some patterns occur in a text: one Hyperscan pass, each pattern reported once.
 
     Called with bytes, returns the set of the indexes of the patterns
-    (``None`` entries never match) that match somewhere in them. The
+    (``None`` entries are not looked for) that match somewhere in them. The
     database (``HS_FLAG_SINGLEMATCH``) is compiled, or loaded from the cache,
     on the first call.
     """

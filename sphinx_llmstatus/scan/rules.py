@@ -166,8 +166,11 @@ class Matcher:
         self._scans = [(re.compile(p), kind) for p, kind, _ in scans]
         #: One byte pattern per expression of the long-line rules, in their order, that every
         #: match holds (the expression without its look-around), for a multi-pattern engine to
-        #: tell which occur on a line (``present`` of :meth:`tokens`); None: never matches.
-        self.forms = tuple(None if form == "(?!)" else form.encode() for _, _, form in scans)
+        #: tell which occur on a line (``present`` of :meth:`tokens`). None for LLM DataDist's
+        #: names and layout numbers: run on every long line, as a line dense with codes has them
+        #: all and Hyperscan spent more on counting their many occurrences than ``re`` does.
+        self.forms = tuple(None if kind in ("name", "lh", "ld") else form.encode() for _, kind, form in scans)
+        self._looked_for = tuple(form is not None for form in self.forms)
         # Short lines: one alternation of the same expressions (one call instead of one per
         # literal; on a long line the literal-led expressions above skip faster). No groups:
         # then every branch starts with a literal and ``re`` skips to their first characters
@@ -234,7 +237,7 @@ class Matcher:
 
         ``present``: the indexes of the :attr:`forms` that occur in the line
         (a superset will do), when a multi-pattern engine has told; on a long
-        line the other expressions are not run. None: run them all.
+        line the expressions of the other forms are not run. None: run all.
 
         ``lo``/``hi`` let a long line be scanned in overlapping pieces: the
         rules read at most :data:`LOOKBEHIND` characters before a token and a
@@ -285,13 +288,16 @@ class Matcher:
                       found: dict[tuple | None, list[int]], caches: dict[object, dict[str, list[int]]],
                       present: Container[int] | None) -> None:
         """:meth:`_collect` for the matches in ``line[pos:stop]`` of each literal-led expression in turn
-        (each skips to its literal in C), starting in ``[lo, hi)``, on a long line. A match whose key
-        (the characters around it that settle its verdict, as :meth:`_collect` cuts them) was seen
-        before goes to its list here, in a loop kept short (a dense line has one match every dozen
-        characters); the others are decided by :meth:`_collect`, which remembers their keys."""
+        (each skips to its literal in C), starting in ``[lo, hi)``, on a long line, with the same keys
+        (the characters around a match that settle its verdict) and caches. A dense line has a match
+        every dozen characters: the loops below are kept short; a match near the line's start, or
+        whose key does not settle it, goes to :meth:`_collect`."""
         collect, decide, settle = self._collect, self._remembered, self._narrow
         for i, (rx, kind) in enumerate(self._scans):
-            if present is not None and i not in present:
+            if present is not None and self._looked_for[i] and i not in present:
+                continue
+            if kind == "name":
+                self._collect_names(line, rx.finditer(line, pos, stop), lo, hi, include_success, found, caches)
                 continue
             narrow = kind in self._clean
             before, after = (_NARROW, _NARROW_AFTER) if narrow else _REACH[kind]
@@ -299,43 +305,60 @@ class Matcher:
             get = cache.get
             wide_before, wide_after = _REACH[kind]
             wide = caches[kind]
-            wide_get = wide.get
-            names = kind == "name"
-            if names:
-                stops = b""
-                q_short, q_long = (caches.setdefault(("qualified", a), {}).get for a in _QUALIFIED_AFTER)
+            low = max(lo, before, wide_before)
             for m in rx.finditer(line, pos, stop):
                 s, e = m.span()
-                if s >= hi:
-                    break
-                if s < lo:
-                    continue
-                if s >= before:
-                    if names and line[s - 1] in ".:":  # as _qualified_reach, inline: names are many
-                        stops = stops or self._stops(line)
-                        b = s - stop_at + 16 if (stop_at := stops.rfind(b"|", s - _QUALIFIED_BEFORE, s)) >= 0 \
-                            else _QUALIFIED_BEFORE
-                        starts = q_short(line[s - b:e + _QUALIFIED_AFTER[0]], _UNSEEN) if s >= b else _UNSEEN
-                        if starts is _WIDE:  # a repr's tail follows
-                            starts = q_long(line[s - b:e + _QUALIFIED_AFTER[1]], _UNSEEN)
-                    else:  # a key not seen yet is decided here as _collect would (it costs a call less)
-                        starts = get(key := line[s - before:e + after], _UNSEEN)
+                if low <= s < hi:
+                    starts = get(key := line[s - before:e + after], _UNSEEN)
+                    if starts is _UNSEEN:
+                        starts = cache[key] = settle(key, e - s, kind, include_success, found) if narrow else \
+                            found.setdefault(decide(key, before, before + e - s, m.group(), kind, include_success), [])
+                    if starts is _WIDE:  # a number its narrow key does not settle: its wide window
+                        starts = wide.get(key := line[s - wide_before:e + wide_after], _UNSEEN)
                         if starts is _UNSEEN:
-                            starts = cache[key] = settle(key, e - s, kind, include_success, found) if narrow else \
-                                found.setdefault(decide(key, before, before + e - s, m.group(), kind, include_success), [])
-                        if starts is _WIDE:  # a number its narrow key does not settle
-                            if s >= wide_before:
-                                starts = wide_get(key := line[s - wide_before:e + wide_after], _UNSEEN)
-                                if starts is _UNSEEN:
-                                    verdict = decide(key, wide_before, wide_before + e - s, m.group(), kind,
-                                                     include_success)
-                                    starts = wide[key] = found.setdefault(verdict, [])
-                            else:
-                                starts = _UNSEEN
+                            verdict = decide(key, wide_before, wide_before + e - s, m.group(), kind, include_success)
+                            starts = wide[key] = found.setdefault(verdict, [])
+                    starts.append(s)
+                elif s >= hi:
+                    break
+                elif s >= lo:
+                    collect(line, ((kind, (m,)),), lo, hi, include_success, found, caches)
+
+    def _collect_names(self, line: str, matches: Iterable[re.Match[str]], lo: int, hi: int, include_success: bool,
+                       found: dict[tuple | None, list[int]], caches: dict[object, dict[str, list[int]]]) -> None:
+        """:meth:`_collect_long` for the matches of a name expression."""
+        before, after = _REACH["name"]
+        cache = caches["name"]
+        get, decide = cache.get, self._remembered
+        q_short, q_long = (caches.setdefault(("qualified", a), {}).get for a in _QUALIFIED_AFTER)
+        stops = b""
+        low = max(lo, before)
+        for m in matches:
+            s, e = m.span()
+            if low <= s < hi:
+                if line[s - 1] not in ".:":
+                    starts = get(key := line[s - before:e + after], _UNSEEN)
+                    if starts is _UNSEEN:
+                        verdict = decide(key, before, before + e - s, m.group(), "name", include_success)
+                        starts = cache[key] = found.setdefault(verdict, [])
+                    starts.append(s)
+                    continue
+                # A qualified name: as _qualified_reach, inline (names are many).
+                stops = stops or self._stops(line)
+                b = s - stop_at + 16 if (stop_at := stops.rfind(b"|", s - _QUALIFIED_BEFORE, s)) >= 0 \
+                    else _QUALIFIED_BEFORE
+                if s >= b:
+                    starts = q_short(line[s - b:e + _QUALIFIED_AFTER[0]], _UNSEEN)
+                    if starts is _WIDE:  # a repr's tail follows
+                        starts = q_long(line[s - b:e + _QUALIFIED_AFTER[1]], _UNSEEN)
                     if starts is not _UNSEEN:
                         starts.append(s)
                         continue
-                collect(line, ((kind, (m,)),), lo, hi, include_success, found, caches)
+            elif s >= hi:
+                break
+            elif s < lo:
+                continue
+            self._collect(line, (("name", (m,)),), lo, hi, include_success, found, caches)
 
     def _collect(self, line: str, runs: Iterable[tuple[str, Iterable[re.Match[str]]]], lo: int, hi: int,
                  include_success: bool, found: dict[tuple | None, list[int]],

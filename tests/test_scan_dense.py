@@ -82,6 +82,28 @@ def test_windows_and_periods_decide_as_every_match_on_the_line(seed):
         assert grouped(line) == one_by_one(line)
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_short_lines_decide_as_every_match_on_the_line(seed):
+    """Short lines are matched with one alternation of the expressions, long ones with each in
+    turn: the same tokens."""
+    rnd = random.Random(seed)
+    for _ in range(300):
+        line = random_line(rnd, rnd.randint(1, 40))
+        assert grouped(line) == one_by_one(line), line
+
+
+@pytest.mark.parametrize("line", [
+    # Qualified names whose windows the line's end cuts: alike as text, not alike in where the name is.
+    "ret ==  llm_datadist.LLMStatusCode.LLM_TIMEOUT:LLMStatusCode.LLM_LINK_FAILED:LLMStatusCode.LLM_LINK_FAILED=",
+    "x " * 1500 + "a.LLMStatusCode.LLM_LINK_FAILED:LLMStatusCode.LLM_LINK_FAILED:",
+    # A number that goes on (its expression has no look-ahead: _ends_number decides).
+    "ret=0x5010B01A ret = 0x5010B0091 1343270921.1 rc: ffffffffff k_ret=ffffffff5 error 5070531 0x5010b009",
+])
+def test_lines_decided_as_every_match(line):
+    assert grouped(line) == one_by_one(line)
+    assert grouped(line * 300) == one_by_one(line * 300)
+
+
 @pytest.mark.parametrize("line", [
     "ret = ffffffff " * 5000 + "LinkLlmClusters",  # the context word only after the last number
     "LinkLlmClusters " + "x" * 70_000 + "ret = ffffffff " * 5000,  # ... only before the first, far

@@ -142,7 +142,7 @@ class Matcher:
         heads = sorted({n[:4] for n in names})
         lo, hi = str(LLM_CODE_BASE), str(_LAYOUT_LAST)
         dec_prefix = _common_prefix(lo, hi) if len(lo) == len(hi) else ""
-        layout_dec = re.escape(dec_prefix) + rf"\d{{{len(lo) - len(dec_prefix)}}}" if dec_prefix else r"(?!)"
+        layout_dec = re.escape(dec_prefix) + f"[0-9]{{{len(lo) - len(dec_prefix)}}}" if dec_prefix else r"(?!)"
         layout_hex = f"{LLM_CODE_BASE >> 16:x}[bB][0-9A-Fa-f]{{3}}"
         hex_values = sorted(f"{v:08x}" for v in self.shared_values if v >= 0x10000000)
         after = r"(?![A-Za-z0-9_])(?![-./#%@+][A-Za-z0-9])"
@@ -150,20 +150,29 @@ class Matcher:
         # occurrence of the literal in C, so a line without one costs almost
         # nothing whatever its length; boundaries and keywords are checked
         # on the (few) matches, in bounded windows.
-        # (expression, kind, the same without look-around: what every match holds)
-        names_at = [re.escape(h) + r"[A-Za-z0-9_]{0,60}" for h in heads]
-        scans = [(form + r"(?![A-Za-z0-9_])", "name", form) for form in names_at]
-        scans += [(layout_hex + after, "lh", layout_hex), (layout_dec + after, "ld", layout_dec)]
-        scans += [(form + after, "sv", form) for h in hex_values for form in (h, h.upper())]
+        # (expression, kind, what every match holds for a multi-pattern engine). The expressions
+        # have no look-around and no repeat that may give back (repeats are possessive): ``re``
+        # then matches without a backtracking stack, which it allocates anew for each match and
+        # which cost more than the match itself on a line dense with codes. A name takes every
+        # word character after its head (no name is that long: not a token); where a number
+        # ends is checked by _decide (_ends_number).
+        scans = [(re.escape(h) + r"[A-Za-z0-9_]*+", "name", re.escape(h) + r"[A-Za-z0-9_]{0,60}") for h in heads]
+        scans += [(layout_hex, "lh", layout_hex), (layout_dec, "ld", layout_dec)]
+        scans += [(form, "sv", form) for h in hex_values for form in (h, h.upper())]
         decimals = [str(v) for v in sorted(self.shared_values)]
-        scans += [(re.escape(d) + after, "sv", re.escape(d)) for d in decimals]
+        scans += [(re.escape(d), "sv", re.escape(d)) for d in decimals]
         for form, head in _OTHER_FORMS:
             # Not the shared values (``507[0-9]{3}`` and 507053): those are "sv" matches.
             rests = [d[len(head):] for d in decimals if d.startswith(head)]
             precise = head + f"(?!(?:{'|'.join(rests)})(?![0-9]))" + form[len(head):] if rests else form
-            # The HCCL form without its end would count every 0x5010B009 on a line.
-            scans.append((precise + after, "ov", form + _FORM_END if head in ("0x", "0X") else form))
-        self._scans = [(re.compile(p), kind) for p, kind, _ in scans]
+            if head in ("0x", "0X"):
+                # The HCCL form keeps its end: without it, it would take the "0x5010B01" of a
+                # 0x5010B01A from the layout expression on a short line (one alternation), and
+                # the multi-pattern engine would count every 0x5010B009.
+                scans.append((precise + after, "ov", form + _FORM_END))
+            else:
+                scans.append((precise, "ov", form))
+        self._scans = [(re.compile(p.replace("}", "}+")), kind) for p, kind, _ in scans]
         #: One byte pattern per expression of the long-line rules, in their order, that every
         #: match holds (the expression without its look-around), for a multi-pattern engine to
         #: tell which occur on a line (``present`` of :meth:`tokens`). None for LLM DataDist's
@@ -175,21 +184,25 @@ class Matcher:
         # literal; on a long line the literal-led expressions above skip faster). No groups:
         # then every branch starts with a literal and ``re`` skips to their first characters
         # in C (10x faster on log lines); the branch is found again on each match.
-        self._short = re.compile("|".join(f"(?:{p})" for p, _, _ in scans))
+        # A name keeps its bounded form here: taking a whole overlong word would hide the
+        # number glued inside it (``..._ret507053``) that the long-line expressions, run one
+        # after the other, find.
+        self._short = re.compile("|".join(f"(?:{form}(?![A-Za-z0-9_]))" if kind == "name" else f"(?:{rx.pattern})"
+                                          for (rx, kind), (_, _, form) in zip(self._scans, scans)))
         self._verdicts: dict[tuple, tuple | None] = {}  # see _remembered
         self._stops_of: tuple[str | None, bytes] = (None, b"")  # see _stops
         # Long lines: where a number's verdict depends on its text alone (_clean_number, _narrow).
         lh, ld = f"{LLM_CODE_BASE >> 16:x}", re.escape(dec_prefix)
-        lh_rest, ld_rest = "[bB][0-9A-Fa-f]{3}" + after, rf"\d{{{len(lo) - len(dec_prefix)}}}" + after
+        lh_rest, ld_rest = "[bB][0-9A-Fa-f]{3}" + after, f"[0-9]{{{len(lo) - len(dec_prefix)}}}" + after
         self._clean: dict[str, list[tuple[re.Pattern[str], str]]] = {}  # kind -> (expression, context)
-        for pattern, kind, _ in scans:
+        for _, kind, form in scans:
             if kind == "lh":
                 forms = [(_clean_number(lh, lh_rest, layout=True), ""),
                          (_clean_number(lh, lh_rest, layout=True, hexed=True), "0x")]
             elif kind == "ld" and dec_prefix:
                 forms = [(_clean_number(ld, ld_rest, layout=True), "")]
             elif kind == "sv":
-                forms = [(_clean_number(pattern[:-len(after)], after, layout=False), "")]
+                forms = [(_clean_number(form, after, layout=False), "")]
             else:
                 continue
             self._clean.setdefault(kind, []).extend((re.compile(c), "ret = " + x) for c, x in forms)
@@ -227,7 +240,7 @@ class Matcher:
 
     def _short_matches(self, line: str, lo: int, stop: int) -> Iterator[tuple[re.Match[str], str]]:
         for m in self._short.finditer(line, lo, stop):
-            # The alternation took the first branch that matches here.
+            # The alternation took the first branch that matches here (names come first).
             s = m.start()
             yield m, next(kind for rx, kind in self._scans if rx.match(line, s, stop) is not None)
 
@@ -332,7 +345,7 @@ class Matcher:
         get, decide = cache.get, self._remembered
         q_short, q_long = (caches.setdefault(("qualified", a), {}).get for a in _QUALIFIED_AFTER)
         stops = b""
-        low = max(lo, before)
+        low, end = max(lo, before), len(line)
         for m in matches:
             s, e = m.span()
             if low <= s < hi:
@@ -347,7 +360,7 @@ class Matcher:
                 stops = stops or self._stops(line)
                 b = s - stop_at + 16 if (stop_at := stops.rfind(b"|", s - _QUALIFIED_BEFORE, s)) >= 0 \
                     else _QUALIFIED_BEFORE
-                if s >= b:
+                if s >= b and e + _QUALIFIED_AFTER[1] <= end:  # (a window cut by the line's end: _collect)
                     starts = q_short(line[s - b:e + _QUALIFIED_AFTER[0]], _UNSEEN)
                     if starts is _WIDE:  # a repr's tail follows
                         starts = q_long(line[s - b:e + _QUALIFIED_AFTER[1]], _UNSEEN)
@@ -391,9 +404,11 @@ class Matcher:
                 if names and s > 0 and line[s - 1] in ".:":
                     k = "qualified"
                     before, after = _qualified_reach(line, s, m.end(), self._stops(line))
-                    # One cache per width after (the window says how far back it reaches).
-                    c = caches.setdefault((k, after), {})
-                    if after != _QUALIFIED_AFTER[0] and s >= before:
+                    # One cache per width after (the window says how far back it reaches), for
+                    # windows the line's end does not cut (two cut ones may be alike).
+                    whole = m.end() + _QUALIFIED_AFTER[1] <= len(line)
+                    c = caches.setdefault((k, after) if whole else (k, before, after), {})
+                    if after != _QUALIFIED_AFTER[0] and s >= before and whole:
                         caches.setdefault((k, _QUALIFIED_AFTER[0]), {})[line[s - before:m.end() + _QUALIFIED_AFTER[0]]] = _WIDE
                 if s < before:  # near the line's start: the window starts with the line
                     verdict = decide(line[:m.end() + after], s, m.end(), m.group(), k, include_success)
@@ -462,7 +477,7 @@ class Matcher:
             tok_kind = "name"
         elif kind in ("lh", "ld"):
             start = s - 2 if kind == "lh" and line[s - 2:s] in ("0x", "0X") else s
-            if _in_word(line, start):
+            if _in_word(line, start) or not _ends_number(line, end):
                 return None
             value = int(text, 16) if kind == "lh" else int(text)
             if (value & LLM_CODE_MASK) != LLM_CODE_BASE or value > 0xFFFFFFFF:
@@ -473,7 +488,7 @@ class Matcher:
             tok_kind = "layout"
         else:
             start = s - 2 if line[s - 2:s] in ("0x", "0X") and text[:2] not in ("0x", "0X") else s
-            if _KEYWORD_END.search(line, max(0, start - 28), start) is None:
+            if not _ends_number(line, end) or _KEYWORD_END.search(line, max(0, start - 28), start) is None:
                 return None
             shared = self.shared_values
             if kind == "sv":
@@ -671,6 +686,18 @@ def _clean_number(literal: str, rest: str, layout: bool, hexed: bool = False) ->
                       for sep in _STATUS_SEPS)
     plain = [_behind([f"{_PLAIN_BEFORE_NUMBER}{x}", f"[0-9][ ]{x}"], literal)] if layout else []
     return literal + "(?:" + "|".join([*plain, status]) + ")" + rest + _NO_COMPARISON_AFTER
+
+
+def _ends_number(line: str, end: int) -> bool:
+    """True when a number may end at ``end``: no word character follows, nor a ``-./#%@+`` and a
+    letter or digit (a dotted or dashed id, a path, a version)."""
+    c = line[end:end + 1]
+    if not c or not c.isascii():
+        return True
+    if c.isalnum() or c == "_":
+        return False
+    nxt = line[end + 1:end + 2]
+    return not (c in "-./#%@+" and nxt.isascii() and nxt.isalnum())
 
 
 def _in_word(line: str, s: int) -> bool:

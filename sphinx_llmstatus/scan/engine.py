@@ -427,9 +427,14 @@ def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool
                 if raw.endswith(b"\r"):
                     raw = raw[:-1]
                 line = raw.decode("utf-8", "replace")
-                present, may_hold = sc.present(raw)
-                tokens = m.tokens(line, include_success=include_success, present=present)
-                found = [(sym, i) for j, sym in enumerate(symptoms) if may_hold(j) and (i := line.find(sym.pattern)) >= 0]
+                if e - s <= SHORT_LINE:
+                    tokens = m.tokens(line, include_success=include_success)
+                    found = [(sym, i) for sym in symptoms if (i := line.find(sym.pattern)) >= 0]
+                else:
+                    present, may_hold = sc.present(raw)
+                    tokens = m.tokens(line, include_success=include_success, present=present)
+                    found = [(sym, i) for j, sym in enumerate(symptoms)
+                             if may_hold(j) and (i := line.find(sym.pattern)) >= 0]
                 if not tokens and not found:
                     continue
                 ln = _Line(run.line_no, raw[:CONTEXT_SPAN], prefix(line[:HEAD]), line)

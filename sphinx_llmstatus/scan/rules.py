@@ -267,9 +267,8 @@ class Matcher:
             line = _ANSI_RE.sub(_blank, line)
         hi = len(line) if hi is None else hi
         found: dict[tuple | None, list[int]] = {}  # verdict (relative to the match) -> match starts
-        try:
-            self._find(line, lo, hi, include_success, found, present)
-        finally:
+        self._find(line, lo, hi, include_success, found, present)
+        if self._stops_of[0] is not None:
             self._stops_of = (None, b"")  # let the line go
         return _tokens(found)
 

@@ -180,6 +180,7 @@ class Matcher:
         #: all and Hyperscan spent more on counting their many occurrences than ``re`` does.
         self.forms = tuple(None if kind in ("name", "lh", "ld") else form.encode() for _, kind, form in scans)
         self._looked_for = tuple(form is not None for form in self.forms)
+        self._widths = tuple(_fixed_width(rx.pattern) for rx, _ in self._scans)
         # Short lines: one alternation of the same expressions (one call instead of one per
         # literal; on a long line the literal-led expressions above skip faster). No groups:
         # then every branch starts with a literal and ``re`` skips to their first characters
@@ -304,7 +305,7 @@ class Matcher:
         (the characters around a match that settle its verdict) and caches. A dense line has a match
         every dozen characters: the loops below are kept short; a match near the line's start, or
         whose key does not settle it, goes to :meth:`_collect`."""
-        collect, decide, settle = self._collect, self._remembered, self._narrow
+        collect = self._collect
         for i, (rx, kind) in enumerate(self._scans):
             if present is not None and self._looked_for[i] and i not in present:
                 continue
@@ -313,28 +314,62 @@ class Matcher:
                 continue
             narrow = kind in self._clean
             before, after = (_NARROW, _NARROW_AFTER) if narrow else _REACH[kind]
-            cache = caches.setdefault(("narrow", kind), {}) if narrow else caches[kind]
-            get = cache.get
+            get = (caches.setdefault(("narrow", kind), {}) if narrow else caches[kind]).get
             wide_before, wide_after = _REACH[kind]
-            wide = caches[kind]
+            wide_get = caches[kind].get
             low = max(lo, before, wide_before)
+            width = self._widths[i]
+            if width:  # every match has this length: no need of its end
+                reach, wide_reach = width + after, width + wide_after
+                for m in rx.finditer(line, pos, stop):
+                    s = m.start()
+                    if low <= s < hi:
+                        starts = get(line[s - before:s + reach], _UNSEEN)
+                        if starts is _WIDE:  # a number its narrow key does not settle: its wide window
+                            starts = wide_get(line[s - wide_before:s + wide_reach], _UNSEEN)
+                        if starts is _UNSEEN:
+                            starts = self._number(line, s, s + width, kind, include_success, found, caches)
+                        starts.append(s)
+                    elif s >= hi:
+                        break
+                    elif s >= lo:
+                        collect(line, ((kind, (m,)),), lo, hi, include_success, found, caches)
+                continue
             for m in rx.finditer(line, pos, stop):
                 s, e = m.span()
                 if low <= s < hi:
-                    starts = get(key := line[s - before:e + after], _UNSEEN)
+                    starts = get(line[s - before:e + after], _UNSEEN)
+                    if starts is _WIDE:
+                        starts = wide_get(line[s - wide_before:e + wide_after], _UNSEEN)
                     if starts is _UNSEEN:
-                        starts = cache[key] = settle(key, e - s, kind, include_success, found) if narrow else \
-                            found.setdefault(decide(key, before, before + e - s, m.group(), kind, include_success), [])
-                    if starts is _WIDE:  # a number its narrow key does not settle: its wide window
-                        starts = wide.get(key := line[s - wide_before:e + wide_after], _UNSEEN)
-                        if starts is _UNSEEN:
-                            verdict = decide(key, wide_before, wide_before + e - s, m.group(), kind, include_success)
-                            starts = wide[key] = found.setdefault(verdict, [])
+                        starts = self._number(line, s, e, kind, include_success, found, caches)
                     starts.append(s)
                 elif s >= hi:
                     break
                 elif s >= lo:
                     collect(line, ((kind, (m,)),), lo, hi, include_success, found, caches)
+
+    def _number(self, line: str, s: int, e: int, kind: str, include_success: bool,
+                found: dict[tuple | None, list[int]], caches: dict[object, dict[str, list[int]]]) -> list[int]:
+        """The starts list of the number ``line[s:e]`` (far enough from the line's start for
+        every window), decided as :meth:`_collect` does, its keys remembered."""
+        decide = self._remembered
+        if kind in self._clean:  # its narrow key first
+            narrow = caches.setdefault(("narrow", kind), {})
+            key = line[s - _NARROW:e + _NARROW_AFTER]
+            starts = narrow.get(key, _UNSEEN)
+            if starts is _UNSEEN:
+                starts = narrow[key] = self._narrow(key, e - s, kind, include_success, found)
+            if starts is not _WIDE:
+                return starts
+        before, after = _REACH[kind]
+        wide = caches[kind]
+        key = line[s - before:e + after]
+        starts = wide.get(key, _UNSEEN)
+        if starts is _UNSEEN:
+            verdict = decide(key, before, before + e - s, line[s:e], kind, include_success)
+            starts = wide[key] = found.setdefault(verdict, [])
+        return starts
 
     def _collect_names(self, line: str, matches: Iterable[re.Match[str]], lo: int, hi: int, include_success: bool,
                        found: dict[tuple | None, list[int]], caches: dict[object, dict[str, list[int]]]) -> None:
@@ -685,6 +720,17 @@ def _clean_number(literal: str, rest: str, layout: bool, hexed: bool = False) ->
                       for sep in _STATUS_SEPS)
     plain = [_behind([f"{_PLAIN_BEFORE_NUMBER}{x}", f"[0-9][ ]{x}"], literal)] if layout else []
     return literal + "(?:" + "|".join([*plain, status]) + ")" + rest + _NO_COMPARISON_AFTER
+
+
+def _fixed_width(pattern: str) -> int | None:
+    """The length of every match of ``pattern`` when it is made of literal characters and
+    classes, each maybe repeated ``{n}`` times; None for any other expression."""
+    width = 0
+    for item, count in re.findall(r"(\[[^\]]*\]|\\.|[^\\\[\](){}|*+?.^$])(?:\{(\d+)\}\+?)?|.", pattern):
+        if not item:
+            return None  # an operator of another kind
+        width += int(count or 1)
+    return width
 
 
 def _ends_number(line: str, end: int) -> bool:

@@ -104,6 +104,22 @@ def test_lines_decided_as_every_match(line):
     assert grouped(line * 300) == one_by_one(line * 300)
 
 
+@pytest.mark.skipif(len(ENGINES) < 2, reason="the Hyperscan wheel is not installed")
+@pytest.mark.parametrize("seed", range(4))
+def test_long_lines_whatever_the_engine_says_is_present(seed):
+    """On a long line Hyperscan tells which expressions and symptoms occur and the others are
+    not run: the hits are those of the pure-Python engine, which runs them all."""
+    rnd = random.Random(seed)
+    rare = ["ErrorNo: 103905()", "ErrCode=507046", "errNo[0x0000000005000007]", "error 507057", "rc: FFFFFFFF",
+            "Connection refused, errno:111", "x"]
+    line = " ".join(rnd.choice(rare if seed % 2 else rare + PIECES) for _ in range(rnd.randint(500, 3000)))
+
+    def hits(engine_name: str) -> list[tuple]:
+        return [(h.family, h.value, h.kind, h.columns) for h in scan_text(line, engine=engine_name)]
+
+    assert hits("hyperscan") == hits("python")
+
+
 @pytest.mark.parametrize("line", [
     "ret = ffffffff " * 5000 + "LinkLlmClusters",  # the context word only after the last number
     "LinkLlmClusters " + "x" * 70_000 + "ret = ffffffff " * 5000,  # ... only before the first, far

@@ -120,6 +120,15 @@ def test_lang_zh_flag_and_locale():
     assert "Meaning" in out(run("1343270921", env={"LANG": "zh_CN.UTF-8", "LC_ALL": "en_US.UTF-8"}))
 
 
+def test_scan_hit_lines_in_zh():
+    """The words of a scan's hit lines come from the catalog: another layer's number and a symptom."""
+    log = b"[ERROR] RUNTIME(1,python): error 507053 happened\nTimeout during pull_blocks\n"
+    text = out(run("scan", "-", "--lang", "zh", stdin=log))
+    assert "LLM DataDist \u7684 Python \u63a5\u53e3\u79f0\u4e4b\u4e3a LLM_DEVICE_MEM_ERROR" in text
+    assert "\u75c7\u72b6 vllm-ascend-pull-blocks-timeout" in text  # symptom
+    assert "Python API calls it" not in text and "symptom " not in text
+
+
 def test_default_lang():
     assert default_lang({}) == "en"
     assert default_lang({"LANG": "zh_CN.UTF-8"}) == "zh"

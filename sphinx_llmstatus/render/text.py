@@ -240,13 +240,15 @@ def hit_line(hit: Hit, lang: str, file: str | None = None, color: bool = False) 
         sym = hit.symptom
         check = getattr(sym, "check", None)
         likely = f" -> {code.name}" if code is not None else ""
-        desc = (style(f"symptom {getattr(sym, 'id', '')}", "yellow", "bold", color=color) + likely
+        desc = (style(label("symptom {id}", lang, id=getattr(sym, "id", "")), "yellow", "bold", color=color) + likely
                 + (f": {plain(check.get(lang))}" if check is not None else ""))
     elif hit.family != "llm_datadist":
         from ..registry.layout import FAMILY_LABELS
 
         meaning = hit.other_meaning[1 if lang == "zh" else 0] if hit.other_meaning else ""
-        also = f"; LLM DataDist's Python API calls it {hit.related.name}" if hit.related is not None else ""
+        also = (("；" if lang == "zh" else "; ") + label("LLM DataDist's Python API calls it {name}", lang,
+                                                         name=hit.related.name)
+                if hit.related is not None else "")
         desc = (style(f"[{FAMILY_LABELS.get(hit.family, hit.family)}] {hit.other_name or hit.token}", "yellow",
                       color=color)
                 + (f" 0x{hit.value:08X}" if hit.value is not None and hit.value >= 0 else "")

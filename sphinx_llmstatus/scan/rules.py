@@ -311,8 +311,9 @@ class Matcher:
         """:meth:`_collect` for the matches in ``line[pos:stop]`` of each literal-led expression in turn
         (each skips to its literal in C), starting in ``[lo, hi)``, on a long line, with the same keys
         (the characters around a match that settle its verdict) and caches. A dense line has a match
-        every dozen characters: the loops below are kept short; a match near the line's start, or
-        whose key does not settle it, goes to :meth:`_collect`."""
+        every dozen characters: the loops below are kept short; a number whose key was not seen yet
+        is decided by :meth:`_number`; a match near the line's start, or a qualified name whose
+        window was not seen yet, by :meth:`_collect`."""
         collect = self._collect
         for i, (rx, kind) in enumerate(self._scans):
             if present is not None and self._looked_for[i] and i not in present:

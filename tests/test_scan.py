@@ -77,6 +77,19 @@ def test_negative_lines_are_silent(line):
     assert names(line) == []
 
 
+@pytest.mark.parametrize("line,expected", [
+    ("[ERROR] HCCL(4201,python3):... [transport_manager.cc:300] [4202]call trace: hcclRet -> 12",
+     [("hccl", "12", "HCCL_E_ROCE_CONNECT, sub-module HCCL")]),
+    ("[4302]call trace: hcclRet -> 5 ", [("hccl", "5", "HCCL_E_NOT_SUPPORT, sub-module HCCL")]),
+    ("call trace: hcclRet -> 0", []),  # HCCL_SUCCESS is never traced
+    ("call trace: hcclRet -> 99", []),  # no such HcclResult
+    ("xhcclRet -> 5", []), ("call trace: hcclRet -> 5.1", []), ("hcclRet -> 7 == x", []),
+])
+def test_hccl_call_trace(line, expected):
+    """HCCL's ``CHK_RET`` trace names the ``HcclResult`` a call returned: HCCL's, never LLM DataDist's."""
+    assert [(h.family, h.token, h.other_name) for h in scan_text(line)] == expected
+
+
 def test_success_only_when_asked():
     assert names("ret=[<LLMStatusCode.LLM_SUCCESS: 0>]", include_success=True) == ["LLM_SUCCESS"]
     assert names("got LLMStatusCode.LLM_SUCCESS", include_success=True) == ["LLM_SUCCESS"]

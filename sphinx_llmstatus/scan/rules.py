@@ -23,8 +23,9 @@ when it is one of:
    or 8 hex digits of one case for values that have 8 hex digits.
 4. ``other``: another layer's number after a status keyword: a HIXL/ADXL
    status (``ErrorNo: 103905()``), an ACL runtime code (``ErrCode=507046``) or
-   an HCCL error number (``errNo[0x0000000005000007]``): reported under its
-   own family, never as LLM DataDist's.
+   an HCCL error number (``errNo[0x0000000005000007]``, or HCCL's call trace
+   ``hcclRet -> 12``, read as the error number of that ``HcclResult``):
+   reported under its own family, never as LLM DataDist's.
 5. ``0`` and ``-1`` are never tokens as bare numbers (every C call logs
    ``ret = 0`` and ``ret = -1``); only as names or reprs.
 
@@ -52,7 +53,7 @@ from collections.abc import Container, Iterable, Iterator
 from itertools import chain, islice, repeat
 from operator import ge, sub
 
-from ..registry.layout import neighbour_family
+from ..registry.layout import HCCL_MODULE_ID, hccl_error, neighbour_family
 from ..registry.model import LLM_CODE_BASE, LLM_CODE_MASK, Registry, StatusCode
 
 #: Status keywords before a shared number (``k_ret = ffffffff``, ``ErrorNo: 4294967295``).
@@ -84,6 +85,11 @@ _OTHER_FORMS = (
     ("0x0{0,15}50[0-3][0-9A-Fa-f]{4}", "0x"), ("0X0{0,15}50[0-3][0-9A-Fa-f]{4}", "0X"),
 )
 _OTHER_NUMBERS = "|".join(form for form, _ in _OTHER_FORMS)
+#: HCCL's call trace (``CHK_RET`` in ``src/pub_inc/log.h`` of the HCCL/HCOMM sources logs
+#: ``[%s]call trace: hcclRet -> %d`` with the ``HcclResult`` a call returned): the number is
+#: reported as the HCCL error number of that result (module 5, sub-module HCCL).
+_HCCL_TRACE = "hcclRet -> "
+_HCCL_TRACE_FORM = re.escape(_HCCL_TRACE) + "[0-9]{1,2}"
 #: The end of a token, for :attr:`Matcher.forms` without look-around.
 _FORM_END = r"(?:[^A-Za-z0-9_]|$)"
 #: Lines up to this many characters are matched with one alternation.
@@ -180,6 +186,7 @@ class Matcher:
                 scans.append((precise + after, "ov", form + _FORM_END))
             else:
                 scans.append((precise, "ov", form))
+        scans.append((_HCCL_TRACE_FORM, "hr", _HCCL_TRACE_FORM))
         self._scans = [(re.compile(p.replace("}", "}+")), kind) for p, kind, _ in scans]
         #: One byte pattern per expression of the long-line rules, in their order, that every
         #: match holds (the expression without its look-around), for a multi-pattern engine to
@@ -221,7 +228,7 @@ class Matcher:
             + (layout_hex.encode(), layout_dec.encode())
             + tuple(f"(?i:{h})".encode() for h in hex_values)
             + tuple(str(v).encode() for v in sorted(self.shared_values))
-            + (_OTHER_NUMBERS.encode(),)
+            + (_OTHER_NUMBERS.encode(), _HCCL_TRACE_FORM.encode())
         )
 
     def _literals(self, heads: list[str], dec_prefix: str, hex_values: list[str]) -> tuple[bytes, ...]:
@@ -241,6 +248,7 @@ class Matcher:
                 merged.append(d)
         lits.update(merged)
         lits.update(head for _, head in _OTHER_FORMS)  # other layers' numbers
+        lits.add(_HCCL_TRACE)
         keep: list[str] = []
         for lit in sorted(lits, key=len):
             if not any(k in lit for k in keep):
@@ -518,6 +526,12 @@ class Matcher:
                         start, end = lt, tail.end()
             value = code.value
             tok_kind = "name"
+        elif kind == "hr":  # hcclRet -> 12: the token is the number
+            start = s + len(_HCCL_TRACE)
+            value = HCCL_MODULE_ID << 24 | int(text[len(_HCCL_TRACE):])
+            if _in_word(line, s) or not _ends_number(line, end) or hccl_error(value) is None:
+                return None
+            code, tok_kind = None, "other"
         elif kind in ("lh", "ld"):
             start = s - 2 if kind == "lh" and line[s - 2:s] in ("0x", "0X") else s
             if _in_word(line, start) or not _ends_number(line, end):
@@ -558,8 +572,10 @@ class Matcher:
 #: a name's comparison check (8 each side), or after ``.``/``:`` its qualifier chain
 #: (8 links of at most 66 characters, then ``<`` and a comparison) and repr tail; a
 #: layout number's 0x, field name and keyword (51); a shared or other number's 0x and
-#: keyword (31); 8 after for the comparison. A verdict depends on nothing else.
-_REACH = {"name": (8, 8), "qualified": (560, 64), "lh": (51, 8), "ld": (51, 8), "sv": (31, 8), "ov": (31, 8)}
+#: keyword (31); an HCCL call trace's word boundary (8); 8 after for the comparison. A
+#: verdict depends on nothing else.
+_REACH = {"name": (8, 8), "qualified": (560, 64), "lh": (51, 8), "ld": (51, 8), "sv": (31, 8), "ov": (31, 8),
+          "hr": (8, 8)}
 #: A qualified name's window reaches back to 16 characters before the last character its
 #: chain stops at (else _REACH's 560), and 9 characters after it unless a repr's tail
 #: follows (then 64). Which start the window has is read from the window itself (it holds

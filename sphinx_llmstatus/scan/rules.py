@@ -171,6 +171,7 @@ class Matcher:
         # after its head (a longer word is no name: not a token); where a number ends is
         # checked by _decide (_ends_number).
         scans = [(re.escape(h) + r"[A-Za-z0-9_]*+", "name", re.escape(h) + r"[A-Za-z0-9_]{0,60}") for h in heads]
+        hex_head = f"{LLM_CODE_BASE >> 16:x}"
         scans += [(layout_hex, "lh", layout_hex), (layout_dec, "ld", layout_dec)]
         scans += [(form, "sv", form) for h in hex_values for form in (h, h.upper())]
         decimals = [str(v) for v in sorted(self.shared_values)]
@@ -188,6 +189,14 @@ class Matcher:
                 scans.append((precise, "ov", form))
         scans.append((_HCCL_TRACE_FORM, "hr", _HCCL_TRACE_FORM))
         self._scans = [(re.compile(p.replace("}", "}+")), kind) for p, kind, _ in scans]
+        # On long lines, layout numbers (there may be many) are found by their literal alone:
+        # ``re`` then returns each occurrence without running its matcher, which in CPython
+        # 3.11 allocates a stack for every match; the form is checked where a number is
+        # decided (_decide). (For names, finding where each ends cost more than it saved.)
+        literal = {"lh": hex_head, "ld": dec_prefix}
+        self._finds = tuple(re.compile(re.escape(literal[kind])) if literal.get(kind) else rx
+                            for (_, kind, _), (rx, _) in zip(scans, self._scans))
+        self._layout_text = {"lh": re.compile(layout_hex).fullmatch, "ld": re.compile(layout_dec).fullmatch}
         #: One byte pattern per expression of the long-line rules, in their order, that every
         #: match holds (the expression without its look-around), for a multi-pattern engine to
         #: tell which occur on a line (``present`` of :meth:`tokens`). None for LLM DataDist's
@@ -336,9 +345,10 @@ class Matcher:
             wide_get = caches[kind].get
             low = max(lo, before, wide_before)
             width = self._widths[i]
+            finder = self._finds[i]
             if width:  # every match has this length: no need of its end
                 reach, wide_reach = width + after, width + wide_after
-                for s in map(_START, rx.finditer(line, pos, stop)):
+                for s in map(_START, finder.finditer(line, pos, stop)):
                     if low <= s < hi:
                         starts = get(line[s - before:s + reach], _UNSEEN)
                         if starts is _WIDE:  # a number its narrow key does not settle: its wide window
@@ -534,8 +544,8 @@ class Matcher:
             code, tok_kind = None, "other"
         elif kind in ("lh", "ld"):
             start = s - 2 if kind == "lh" and line[s - 2:s] in ("0x", "0X") else s
-            if _in_word(line, start) or not _ends_number(line, end):
-                return None
+            if self._layout_text[kind](text) is None or _in_word(line, start) or not _ends_number(line, end):
+                return None  # (on a long line only its literal was found)
             value = int(text, 16) if kind == "lh" else int(text)
             if (value & LLM_CODE_MASK) != LLM_CODE_BASE or value > 0xFFFFFFFF:
                 return None

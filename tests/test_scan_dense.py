@@ -104,6 +104,16 @@ def test_lines_decided_as_every_match(line):
     assert grouped(line * 300) == one_by_one(line * 300)
 
 
+def test_many_near_misses_then_codes():
+    """After many new keys a number expression goes on with the look-ahead of its end
+    (rules._FAST_MISSES): the tokens are those of deciding every match."""
+    rnd = random.Random(5)
+    junk = "".join(f"5010b{rnd.randrange(65536):04x} ret = 134327{rnd.randrange(10**5):05d} "
+                   for _ in range(rules._FAST_MISSES + 500))
+    line = junk + random_line(rnd, 2000) + junk[:5000] + "ret = 0x5010B009 1343270921"
+    assert grouped(line) == one_by_one(line)
+
+
 @pytest.mark.skipif(len(ENGINES) < 2, reason="the Hyperscan wheel is not installed")
 @pytest.mark.parametrize("seed", range(4))
 def test_long_lines_whatever_the_engine_says_is_present(seed):

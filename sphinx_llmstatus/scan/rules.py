@@ -40,10 +40,12 @@ keyword, field name, comparison) reads a bounded window of characters.
 Speed on long lines (issue 10: any 1 MB line in under 50 ms, even one holding
 70,000 codes in random order): each literal-led expression runs on its own;
 a match goes to the list of its verdict in a short loop when the characters
-around it that settle the verdict (its key) were seen before; the long-line
-expressions have no look-around and only possessive repeats (``re`` saves a
-backtracking context for each of those at every match); Hyperscan, where
-installed, tells which of the rarer expressions occur on the line.
+around it that settle the verdict (its key) were seen before; repeats are
+possessive, and a fixed-width number is first looked for without the
+look-ahead of its end (``re`` saves a backtracking context for each
+look-around at every match), until too many new keys show a junk line of
+near-misses; Hyperscan, where installed, tells which of the rarer
+expressions occur on the line.
 """
 
 from __future__ import annotations
@@ -164,39 +166,31 @@ class Matcher:
         # occurrence of the literal in C, so a line without one costs almost
         # nothing whatever its length; boundaries and keywords are checked
         # on the (few) matches, in bounded windows.
-        # (expression, kind, what every match holds for a multi-pattern engine). The expressions
-        # have no look-around and no repeat that may give back (repeats are possessive): ``re``
-        # saves a backtracking context for each of those at every match, which on a line dense
-        # with codes cost more than the rest of the match. A name takes every word character
-        # after its head (a longer word is no name: not a token); where a number ends is
-        # checked by _decide (_ends_number).
+        # (expression, kind, what every match holds for a multi-pattern engine). Repeats are
+        # possessive and a name has no look-ahead (it takes every word character after its
+        # head; a longer word is no name): ``re`` saves a backtracking context for each
+        # look-around and repeat that may give back, at every match, which on a line dense with
+        # codes costs more than the rest of the match. A number keeps the look-ahead of its end:
+        # ``re`` then drops in C the many near-misses of a junk line (``5010b0091``), which
+        # would each cost a decision in Python.
         scans = [(re.escape(h) + r"[A-Za-z0-9_]*+", "name", re.escape(h) + r"[A-Za-z0-9_]{0,60}") for h in heads]
-        hex_head = f"{LLM_CODE_BASE >> 16:x}"
-        scans += [(layout_hex, "lh", layout_hex), (layout_dec, "ld", layout_dec)]
-        scans += [(form, "sv", form) for h in hex_values for form in (h, h.upper())]
+        scans += [(layout_hex + after, "lh", layout_hex), (layout_dec + after, "ld", layout_dec)]
+        scans += [(form + after, "sv", form) for h in hex_values for form in (h, h.upper())]
         decimals = [str(v) for v in sorted(self.shared_values)]
-        scans += [(re.escape(d), "sv", re.escape(d)) for d in decimals]
+        scans += [(re.escape(d) + after, "sv", re.escape(d)) for d in decimals]
         for form, head in _OTHER_FORMS:
             # Not the shared values (``507[0-9]{3}`` and 507053): those are "sv" matches.
             rests = [d[len(head):] for d in decimals if d.startswith(head)]
             precise = head + f"(?!(?:{'|'.join(rests)})(?![0-9]))" + form[len(head):] if rests else form
-            if head in ("0x", "0X"):
-                # The HCCL form keeps its end: without it, it would take the "0x5010B01" of a
-                # 0x5010B01A from the layout expression on a short line (one alternation), and
-                # the multi-pattern engine would count every 0x5010B009.
-                scans.append((precise + after, "ov", form + _FORM_END))
-            else:
-                scans.append((precise, "ov", form))
-        scans.append((_HCCL_TRACE_FORM, "hr", _HCCL_TRACE_FORM))
+            # The HCCL form's end also for the multi-pattern engine: it would count every 0x5010B009.
+            scans.append((precise + after, "ov", form + _FORM_END if head in ("0x", "0X") else form))
+        scans.append((_HCCL_TRACE_FORM + after, "hr", _HCCL_TRACE_FORM))
         self._scans = [(re.compile(p.replace("}", "}+")), kind) for p, kind, _ in scans]
-        # On long lines, layout numbers (there may be many) are found by their literal alone:
-        # ``re`` then returns each occurrence without running its matcher, which in CPython
-        # 3.11 allocates a stack for every match; the form is checked where a number is
-        # decided (_decide). (For names, finding where each ends cost more than it saved.)
-        literal = {"lh": hex_head, "ld": dec_prefix}
-        self._finds = tuple(re.compile(re.escape(literal[kind])) if literal.get(kind) else rx
-                            for (_, kind, _), (rx, _) in zip(scans, self._scans))
-        self._layout_text = {"lh": re.compile(layout_hex).fullmatch, "ld": re.compile(layout_dec).fullmatch}
+        # Long lines: each fixed-width number also without the look-ahead of its end, tried
+        # first (_collect_long): on a line dense with codes, where their keys repeat, a number's
+        # end is checked once per key (_decide: _ends_number) instead of at every match.
+        self._fast = tuple(re.compile(rx.pattern.removesuffix(after)) if rx.pattern.endswith(after) else rx
+                           for rx, _ in self._scans)
         #: One byte pattern per expression of the long-line rules, in their order, that every
         #: match holds (the expression without its look-around), for a multi-pattern engine to
         #: tell which occur on a line (``present`` of :meth:`tokens`). None for LLM DataDist's
@@ -204,7 +198,7 @@ class Matcher:
         #: all and Hyperscan spent more on counting their many occurrences than ``re`` does.
         self.forms = tuple(None if kind in ("name", "lh", "ld") else form.encode() for _, kind, form in scans)
         self._looked_for = tuple(form is not None for form in self.forms)
-        self._widths = tuple(_fixed_width(rx.pattern) for rx, _ in self._scans)
+        self._widths = tuple(_fixed_width(fast.pattern) for fast in self._fast)
         # Short lines: one alternation of the same expressions (one call instead of one per
         # literal; on a long line the literal-led expressions above skip faster). No groups:
         # then every branch starts with a literal and ``re`` skips to their first characters
@@ -345,22 +339,32 @@ class Matcher:
             wide_get = caches[kind].get
             low = max(lo, before, wide_before)
             width = self._widths[i]
-            finder = self._finds[i]
             if width:  # every match has this length: no need of its end
                 reach, wide_reach = width + after, width + wide_after
-                for s in map(_START, finder.finditer(line, pos, stop)):
-                    if low <= s < hi:
-                        starts = get(line[s - before:s + reach], _UNSEEN)
-                        if starts is _WIDE:  # a number its narrow key does not settle: its wide window
-                            starts = wide_get(line[s - wide_before:s + wide_reach], _UNSEEN)
-                        if starts is _UNSEEN:
-                            starts = self._number(line, s, s + width, kind, include_success, found, caches)
-                        starts.append(s)
-                    elif s >= hi:
-                        break
-                    elif s >= lo:  # near the line's start: matched again alike (no look-behind), decided there
-                        collect(line, ((kind, rx.finditer(line, s, s + width)),), lo, hi, include_success, found,
-                                caches)
+                # The expression without its end's look-ahead first; after _FAST_MISSES keys not
+                # seen before (a junk line of near-misses such as 5010b0091, each a new key), the
+                # rest of the line with it, so that ``re`` drops the near-misses in C.
+                finder: re.Pattern[str] | None = self._fast[i]
+                misses, start = 0, pos
+                while finder is not None:
+                    matches, finder = finder.finditer(line, start, stop), None
+                    for s in map(_START, matches):
+                        if low <= s < hi:
+                            starts = get(line[s - before:s + reach], _UNSEEN)
+                            if starts is _WIDE:  # a number its narrow key does not settle: its wide window
+                                starts = wide_get(line[s - wide_before:s + wide_reach], _UNSEEN)
+                            if starts is _UNSEEN:
+                                misses += 1
+                                if misses == _FAST_MISSES and rx is not self._fast[i]:
+                                    finder, start = rx, s
+                                    break
+                                starts = self._number(line, s, s + width, kind, include_success, found, caches)
+                            starts.append(s)
+                        elif s >= hi:
+                            break
+                        elif s >= lo:  # near the line's start: matched again alike (no look-behind), decided there
+                            collect(line, ((kind, rx.finditer(line, s, s + width)),), lo, hi, include_success,
+                                    found, caches)
                 continue
             for s, e in map(_SPAN, rx.finditer(line, pos, stop)):
                 if low <= s < hi:
@@ -539,13 +543,13 @@ class Matcher:
         elif kind == "hr":  # hcclRet -> 12: the token is the number
             start = s + len(_HCCL_TRACE)
             value = HCCL_MODULE_ID << 24 | int(text[len(_HCCL_TRACE):])
-            if _in_word(line, s) or not _ends_number(line, end) or hccl_error(value) is None:
+            if _in_word(line, s) or hccl_error(value) is None:
                 return None
             code, tok_kind = None, "other"
         elif kind in ("lh", "ld"):
             start = s - 2 if kind == "lh" and line[s - 2:s] in ("0x", "0X") else s
-            if self._layout_text[kind](text) is None or _in_word(line, start) or not _ends_number(line, end):
-                return None  # (on a long line only its literal was found)
+            if _in_word(line, start) or not _ends_number(line, end):
+                return None
             value = int(text, 16) if kind == "lh" else int(text)
             if (value & LLM_CODE_MASK) != LLM_CODE_BASE or value > 0xFFFFFFFF:
                 return None
@@ -598,6 +602,9 @@ _WIDE: list[int] = []
 #: a longer clean context is read in the wide window) and after its end (its boundary and the
 #: first character that is not a blank, which rules out a comparison).
 _NARROW, _NARROW_AFTER = 10, 3
+#: Keys not seen before on a long line after which a number expression is run with the
+#: look-ahead of its end (see Matcher._fast).
+_FAST_MISSES = 2048
 #: Verdicts remembered across lines (then forgotten all at once).
 _REMEMBERED = 1 << 14
 #: ASCII characters a qualifier chain (letters, digits, "_", "." and ":", _qualifier_start)

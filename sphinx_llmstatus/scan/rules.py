@@ -380,16 +380,19 @@ class Matcher:
                     collect(line, ((kind, rx.finditer(line, s, e)),), lo, hi, include_success, found, caches)
 
     def _number(self, line: str, s: int, e: int, kind: str, include_success: bool,
-                found: dict[tuple | None, list[int]], caches: dict[object, dict[str, list[int]]]) -> list[int]:
-        """The starts list of the number ``line[s:e]`` (far enough from the line's start for
-        every window), decided as :meth:`_collect` does, its keys remembered."""
+                found: dict[tuple | None, list[int]], caches: dict[object, dict[str, list[int]]],
+                narrow: bool = True) -> list[int]:
+        """The starts list of the number ``line[s:e]`` (at least its window's reach from the
+        line's start), its keys remembered in ``caches``: with ``narrow`` (long lines), from the
+        few characters around it when they settle its verdict (a random id nearby leaves these
+        alike while the wide window differs), else from its window (:data:`_REACH`)."""
         decide = self._remembered
-        if kind in self._clean:  # its narrow key first
-            narrow = caches.setdefault(("narrow", kind), {})
+        if narrow and kind in self._clean:  # its narrow key first
+            keys = caches.setdefault(("narrow", kind), {})
             key = line[s - _NARROW:e + _NARROW_AFTER]
-            starts = narrow.get(key, _UNSEEN)
+            starts = keys.get(key, _UNSEEN)
             if starts is _UNSEEN:
-                starts = narrow[key] = self._narrow(key, e - s, kind, include_success, found)
+                starts = keys[key] = self._narrow(key, e - s, kind, include_success, found)
             if starts is not _WIDE:
                 return starts
         before, after = _REACH[kind]
@@ -444,27 +447,20 @@ class Matcher:
         """Add to ``found`` the starts of the matches of ``runs`` starting in ``[lo, hi)``, by verdict
         (``found[None]``: not a token); remember each key's list in ``caches``."""
         decide = self._remembered
+        long_line = len(line) > SHORT_LINE
         for kind, matches in runs:
             reach = _REACH[kind]
             cache = caches[kind]
             names = kind == "name"
-            narrow = caches.setdefault(("narrow", kind), {}) if kind in self._clean and len(line) > SHORT_LINE else None
             for m in matches:
                 s = m.start()
                 if s >= hi:
                     break
                 if s < lo:
                     continue
-                if narrow is not None and s >= _NARROW:
-                    # A number's verdict read from a few characters around it when they settle
-                    # it (a random id nearby leaves these alike while the wide window differs).
-                    key = line[s - _NARROW:m.end() + _NARROW_AFTER]
-                    starts = narrow.get(key, _UNSEEN)
-                    if starts is _UNSEEN:
-                        starts = narrow[key] = self._narrow(key, m.end() - s, kind, include_success, found)
-                    if starts is not _WIDE:
-                        starts.append(s)
-                        continue
+                if not names and s >= reach[0]:
+                    self._number(line, s, m.end(), kind, include_success, found, caches, long_line).append(s)
+                    continue
                 k, (before, after), c = kind, reach, cache
                 if names and s > 0 and line[s - 1] in ".:":
                     k = "qualified"

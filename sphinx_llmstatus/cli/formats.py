@@ -25,6 +25,11 @@ if TYPE_CHECKING:
 STDIN_LABEL = "(standard input)"
 
 
+def _named(file: str) -> str:
+    """A file of the scan report (``"-"`` for standard input) as text and Markdown name it."""
+    return STDIN_LABEL if file == "-" else file
+
+
 class Format:
     """Base: ``lang`` (``en``/``zh``) and ``color`` (ANSI colours, text only)."""
 
@@ -103,7 +108,7 @@ class TextFormat(Format):
                 line = text.hit_line(h, self.lang, file, self.color)
                 if h.consequence_of is not None:
                     f, n, name = h.consequence_of
-                    where = f"{STDIN_LABEL if f == '-' else f}:{n}"
+                    where = f"{_named(f)}:{n}"
                     line += "\n    " + label("(likely a consequence of {name} at {where})", self.lang,
                                              name=name, where=where)
                 own.append(line)
@@ -239,8 +244,7 @@ class MarkdownFormat(Format):
         counts = [(name, n) for name, n in report.counts.most_common()]
         counts += [(f"{name} ({family}, not LLM DataDist)", n) for family, c in report.other.items()
                    for name, n in c.most_common()]
-        first = markdown.first_failures([(STDIN_LABEL if f == "-" else f, h) for f, h in report.first.values()],
-                                        self.lang)
+        first = markdown.first_failures([(_named(f), h) for f, h in report.first.values()], self.lang)
         return ("\n" if self._scan_started else "") + first + markdown.summary(counts, self.lang)
 
 

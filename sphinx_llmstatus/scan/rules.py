@@ -344,27 +344,32 @@ class Matcher:
                 # The expression without its end's look-ahead first; after _FAST_MISSES keys not
                 # seen before (a junk line of near-misses such as 5010b0091, each a new key), the
                 # rest of the line with it, so that ``re`` drops the near-misses in C.
-                finder: re.Pattern[str] | None = self._fast[i]
-                misses, start = 0, pos
-                while finder is not None:
-                    matches, finder = finder.finditer(line, start, stop), None
+                misses = 0
+                matches = self._fast[i].finditer(line, pos, stop)
+                for m in matches:  # near the line's start (no look-behind): matched again alike, decided there
+                    s = m.start()
+                    if s >= low:
+                        matches = chain((m,), matches)
+                        break
+                    if s >= lo:
+                        collect(line, ((kind, rx.finditer(line, s, s + width)),), lo, hi, include_success,
+                                found, caches)
+                again = True
+                while again:
+                    again = False
                     for s in map(_START, matches):
-                        if low <= s < hi:
-                            starts = get(line[s - before:s + reach], _UNSEEN)
-                            if starts is _WIDE:  # a number its narrow key does not settle: its wide window
-                                starts = wide_get(line[s - wide_before:s + wide_reach], _UNSEEN)
-                            if starts is _UNSEEN:
-                                misses += 1
-                                if misses == _FAST_MISSES and rx is not self._fast[i]:
-                                    finder, start = rx, s
-                                    break
-                                starts = self._number(line, s, s + width, kind, include_success, found, caches)
-                            starts.append(s)
-                        elif s >= hi:
+                        if s >= hi:
                             break
-                        elif s >= lo:  # near the line's start: matched again alike (no look-behind), decided there
-                            collect(line, ((kind, rx.finditer(line, s, s + width)),), lo, hi, include_success,
-                                    found, caches)
+                        starts = get(line[s - before:s + reach], _UNSEEN)
+                        if starts is _WIDE:  # a number its narrow key does not settle: its wide window
+                            starts = wide_get(line[s - wide_before:s + wide_reach], _UNSEEN)
+                        if starts is _UNSEEN:
+                            misses += 1
+                            if misses == _FAST_MISSES and rx is not self._fast[i]:
+                                again, matches = True, rx.finditer(line, s, stop)
+                                break
+                            starts = self._number(line, s, s + width, kind, include_success, found, caches)
+                        starts.append(s)
                 continue
             for s, e in map(_SPAN, rx.finditer(line, pos, stop)):
                 if low <= s < hi:
@@ -414,31 +419,41 @@ class Matcher:
         q_short, q_long = (caches.setdefault(("qualified", a), {}).get for a in _QUALIFIED_AFTER)
         stops = b""
         low, end = max(lo, before), len(line)
-        for m in rx.finditer(line, pos, stop):
-            s, e = m.span()
-            if low <= s < hi:
-                if line[s - 1] not in ".:":
-                    starts = get(key := line[s - before:e + after], _UNSEEN)
-                    if starts is _UNSEEN:
-                        verdict = decide(key, before, before + e - s, line[s:e], "name", include_success)
-                        starts = cache[key] = found.setdefault(verdict, [])
+        matches = rx.finditer(line, pos, stop)
+        for m in matches:  # near the line's start (no look-behind): decided there
+            s = m.start()
+            if s >= low:
+                break
+            if s >= lo:
+                self._collect(line, (("name", rx.finditer(line, s, m.end())),), lo, hi, include_success, found,
+                              caches)
+        else:
+            return
+        for s, e in chain((m.span(),), map(_SPAN, matches)):
+            if s >= hi:
+                break
+            # A qualified name (after "." or ":", which its key holds) is decided by its own window.
+            starts = get(key := line[s - before:e + after], _UNSEEN)
+            if starts is _UNSEEN:
+                if line[s - 1] in ".:":
+                    starts = cache[key] = _QUALIFIED
+                else:
+                    verdict = decide(key, before, before + e - s, line[s:e], "name", include_success)
+                    starts = cache[key] = found.setdefault(verdict, [])
+            if starts is not _QUALIFIED:
+                starts.append(s)
+                continue
+            # As _qualified_reach, inline (names are many).
+            stops = stops or self._stops(line)
+            b = s - stop_at + 16 if (stop_at := stops.rfind(b"|", s - _QUALIFIED_BEFORE, s)) >= 0 \
+                else _QUALIFIED_BEFORE
+            if s >= b and e + _QUALIFIED_AFTER[1] <= end:  # (a window cut by the line's end: _collect)
+                starts = q_short(line[s - b:e + _QUALIFIED_AFTER[0]], _UNSEEN)
+                if starts is _WIDE:  # a repr's tail follows
+                    starts = q_long(line[s - b:e + _QUALIFIED_AFTER[1]], _UNSEEN)
+                if starts is not _UNSEEN:
                     starts.append(s)
                     continue
-                # A qualified name: as _qualified_reach, inline (names are many).
-                stops = stops or self._stops(line)
-                b = s - stop_at + 16 if (stop_at := stops.rfind(b"|", s - _QUALIFIED_BEFORE, s)) >= 0 \
-                    else _QUALIFIED_BEFORE
-                if s >= b and e + _QUALIFIED_AFTER[1] <= end:  # (a window cut by the line's end: _collect)
-                    starts = q_short(line[s - b:e + _QUALIFIED_AFTER[0]], _UNSEEN)
-                    if starts is _WIDE:  # a repr's tail follows
-                        starts = q_long(line[s - b:e + _QUALIFIED_AFTER[1]], _UNSEEN)
-                    if starts is not _UNSEEN:
-                        starts.append(s)
-                        continue
-            elif s >= hi:
-                break
-            elif s < lo:
-                continue
             self._collect(line, (("name", rx.finditer(line, s, e)),), lo, hi, include_success, found, caches)
 
     def _collect(self, line: str, runs: Iterable[tuple[str, Iterable[re.Match[str]]]], lo: int, hi: int,
@@ -594,6 +609,7 @@ _QUALIFIED_BEFORE = _REACH["qualified"][0]
 _QUALIFIED_AFTER = (9, _REACH["qualified"][1])
 _UNSEEN: list[int] = []
 _WIDE: list[int] = []
+_QUALIFIED: list[int] = []  # the key of a qualified name in the cache of names (it has its own)
 #: Characters of a number's narrow key (long lines) before its start (``_ret = 0x``, ``status: ``;
 #: a longer clean context is read in the wide window) and after its end (its boundary and the
 #: first character that is not a blank, which rules out a comparison).

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import io
 import json
 import lzma
 import os
@@ -16,6 +17,8 @@ import subprocess
 import sys
 
 import pytest
+
+from sphinx_llmstatus.scan.sources import decompressed
 
 CLI = [sys.executable, "-m", "sphinx_llmstatus"]
 FAILURE = b"[ERROR] LinkLlmClusters failed, ret = 1343270921\n"
@@ -40,6 +43,7 @@ CORRUPT = {
     "junk.xz": lambda: b"\xfd7zXZ\x00junk",
     "cut.bz2": lambda: bz2.compress(BIG)[:5_000],
     "junk.zst": lambda: b"\x28\xb5\x2f\xfdjunkjunk",
+    "cut.zst": lambda: _zstd(BIG)[:5_000],  # zstandard's stream reader itself ends quietly there
 }
 
 
@@ -125,3 +129,39 @@ def test_codes_in_terminal_colours_are_found_with_their_columns(engine):
     assert hits == [(1, 11, "LLM_LINK_FAILED"), (2, 14, "LLM_LINK_FAILED"), (3, 49, "LLM_TIMEOUT")]
     p = run("scan", "-", stdin=text.encode())
     assert p.returncode == 1 and b"\x1b" not in p.stdout  # the excerpt shows no raw escape
+
+
+def _zstd_shapes() -> dict[str, list[bytes]]:
+    """Zstd streams of several shapes, as their frames."""
+    zstandard = pytest.importorskip("zstandard")
+    text = b"".join(b"worker %d ret = %d\n" % (i, i * 7919) for i in range(20_000))
+    c = zstandard.ZstdCompressor
+    skippable = b"\x50\x2a\x4d\x18" + (5).to_bytes(4, "little") + b"hello"  # as pzstd writes first
+    streamed = io.BytesIO()
+    with c(write_checksum=True).stream_writer(streamed, closefd=False) as writer:
+        for i in range(0, len(text), 7_000):  # many blocks, some of them small
+            writer.write(text[i:i + 7_000])
+            writer.flush(zstandard.FLUSH_BLOCK)
+    return {
+        "one frame": [c().compress(text)],
+        "checksum, no content size": [c(write_checksum=True, write_content_size=False).compress(text)],
+        "two frames": [c().compress(text[:5_000]), c(level=19).compress(text[5_000:])],
+        "skippable frame first": [skippable, c().compress(text)],
+        "skippable frame between": [c().compress(text[:5_000]), skippable, c().compress(text[5_000:])],
+        "RLE blocks": [c().compress(text[:20] + b"a" * 1_000_000)],
+        "streamed blocks": [streamed.getvalue()],
+    }
+
+
+def test_zstd_cut_anywhere_inside_a_frame_is_an_error_and_whole_frames_are_read():
+    """``zstandard``'s stream reader gives no error for a cut last frame: the frame format is
+    followed (sources._ZstdFrames) so that every cut inside a frame is an OSError and every
+    whole stream, of any shape, is read whole."""
+    for name, frames in _zstd_shapes().items():
+        data = b"".join(frames)
+        whole = decompressed(io.BufferedReader(io.BytesIO(data))).read()
+        assert len(whole) > 100_000, name
+        ends = {sum(map(len, frames[:i + 1])) for i in range(len(frames))}  # nothing is cut there
+        for cut in sorted({*range(4, 64), *range(64, len(data), max(1, len(data) // 200)), len(data) - 1} - ends):
+            with pytest.raises(OSError, match="zstd data is truncated or corrupt"):
+                decompressed(io.BufferedReader(io.BytesIO(data[:cut]))).read()

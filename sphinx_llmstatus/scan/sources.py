@@ -6,9 +6,9 @@ text) and decompressed as a stream, so memory stays bounded. Corrupt or
 truncated compressed data is an ``OSError`` naming the format, like any other
 unreadable file. zstd needs the ``zstandard`` package (installed with this
 package where a wheel exists); a zstd file without it gives a clear
-``OSError``. One limit: ``zstandard``'s streaming reader ends quietly where a
-zstd file is cut short (it gives no error for a truncated last frame), so the
-part before the cut is scanned without a warning.
+``OSError``; as ``zstandard``'s streaming reader ends quietly where a zstd file
+is cut short, the compressed bytes are followed through the frame format
+(:class:`_ZstdFrames`) to tell a cut last frame from a whole one.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import io
 import os
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
 from .encoding import utf8_stream
@@ -36,30 +36,99 @@ def detect(head: bytes) -> str | None:
     for magic, name in MAGIC:
         if head.startswith(magic):
             return name
+    if len(head) >= 4 and int.from_bytes(head[:4], "little") & ~0xF == _ZstdFrames.SKIPPABLE:
+        return "zstd"  # a skippable frame first (pzstd writes one)
     return None
 
 
 class _Checked(io.RawIOBase):
     """A decompressing reader whose decoding errors (``EOFError`` for a cut file,
     ``zlib.error``, ``lzma.LZMAError``, ``zstandard.ZstdError``) become ``OSError``
-    naming the format: the caller reports an unreadable file and goes on."""
+    naming the format: the caller reports an unreadable file and goes on. ``whole``:
+    called at the end of the data, False when the input was cut short (``EOFError``)."""
 
-    def __init__(self, inner: BinaryIO, fmt: str, errors: tuple[type[BaseException], ...]) -> None:
+    def __init__(self, inner: BinaryIO, fmt: str, errors: tuple[type[BaseException], ...],
+                 whole: Callable[[], bool] | None = None) -> None:
         super().__init__()
-        self._inner, self._fmt, self._errors = inner, fmt, errors
+        self._inner, self._fmt, self._errors, self._whole = inner, fmt, errors, whole
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
         try:
-            return self._inner.readinto(buffer)  # type: ignore[attr-defined]
+            n: int = self._inner.readinto(buffer)  # type: ignore[attr-defined]
+            if n == 0 and buffer and self._whole is not None and not self._whole():
+                raise EOFError("the data ends inside a frame")
+            return n
         except self._errors as exc:
             raise OSError(f"{self._fmt} data is truncated or corrupt ({exc})") from None
 
     def close(self) -> None:
         self._inner.close()
         super().close()
+
+
+class _ZstdFrames:
+    """The compressed bytes of a zstd stream as the decompressor reads them (``read``), followed
+    through the frame format of RFC 8878 (section 3.1: a frame's magic, header descriptor and
+    header, then blocks, each with a 3-byte header giving its type, size and whether it is the
+    last, then an optional 4-byte checksum; skippable frames give their size) without decoding
+    them. :meth:`whole` tells whether the data read so far ends at the end of a frame."""
+
+    ZSTD, SKIPPABLE = 0xFD2FB528, 0x184D2A50
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self._stream = stream
+        self._state, self._need, self._head, self._skip = "magic", 4, b"", 0
+        self._checksum = False
+
+    def read(self, size: int = -1) -> bytes:
+        data = self._stream.read(size)
+        pos, n = 0, len(data)
+        while pos < n and self._state != "unknown":
+            if self._skip:  # a block's content, a header's fields, a skippable frame: not read
+                step = min(self._skip, n - pos)
+                self._skip -= step
+                pos += step
+                continue
+            take = min(self._need - len(self._head), n - pos)
+            self._head += data[pos:pos + take]
+            pos += take
+            if len(self._head) == self._need:
+                self._parsed(int.from_bytes(self._head, "little"))
+                self._head = b""
+        return data
+
+    def _parsed(self, value: int) -> None:
+        if self._state == "magic":
+            if value == self.ZSTD:
+                self._state, self._need = "descriptor", 1
+            elif value & ~0xF == self.SKIPPABLE:
+                self._state, self._need = "skippable", 4
+            else:  # not zstd: the decompressor says so
+                self._state = "unknown"
+        elif self._state == "descriptor":
+            single = value >> 5 & 1
+            self._checksum = bool(value >> 2 & 1)
+            # Window descriptor, dictionary id, frame content size: passed over.
+            self._skip = (1 - single) + (0, 1, 2, 4)[value & 3] + (single, 2, 4, 8)[value >> 6]
+            self._state, self._need = "block", 3
+        elif self._state == "block":
+            self._skip = 1 if value >> 1 & 3 == 1 else value >> 3  # an RLE block holds one byte
+            if value & 1:  # the last block
+                self._skip += 4 * self._checksum
+                self._state, self._need = "magic", 4
+        else:  # a skippable frame's size
+            self._skip = value
+            self._state, self._need = "magic", 4
+
+    def whole(self) -> bool:
+        """True when the bytes read end where a frame ends (or are not zstd at all)."""
+        return self._state == "unknown" or (self._state == "magic" and not self._head and not self._skip)
+
+    def close(self) -> None:
+        self._stream.close()
 
 
 def decompressed(stream: BinaryIO) -> BinaryIO:
@@ -96,8 +165,11 @@ def decompressed(stream: BinaryIO) -> BinaryIO:
             import zstandard
         except ImportError:
             raise OSError("zstd-compressed input needs the 'zstandard' package (pip install zstandard)") from None
-        inner = zstandard.ZstdDecompressor().stream_reader(stream, read_across_frames=True)
+        frames = _ZstdFrames(stream)
+        # (a reader of the source with ``read`` and ``close``, as stream_reader asks)
+        inner = zstandard.ZstdDecompressor().stream_reader(frames, read_across_frames=True)  # type: ignore[arg-type]
         errors += (zstandard.ZstdError,)
+        return io.BufferedReader(_Checked(inner, fmt, errors, frames.whole))
     return io.BufferedReader(_Checked(inner, fmt, errors))
 
 

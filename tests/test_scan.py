@@ -87,7 +87,12 @@ def test_negative_lines_are_silent(line):
 ])
 def test_hccl_call_trace(line, expected):
     """HCCL's ``CHK_RET`` trace names the ``HcclResult`` a call returned: HCCL's, never LLM DataDist's."""
-    assert [(h.family, h.token, h.other_name) for h in scan_text(line)] == expected
+    hits = list(scan_text(line))
+    assert [(h.family, h.token, h.other_name) for h in hits] == expected
+    assert all(h.evidence == f"HCCL call trace (hcclRet -> {h.token})" for h in hits)
+    # An HCCL error number after a keyword is told by that keyword, not as a trace.
+    hit = next(scan_text("errNo[0x0000000005000007]"))
+    assert hit.family == "hccl" and hit.evidence == "HCCL number after a status keyword"
 
 
 def test_success_only_when_asked():

@@ -278,7 +278,9 @@ class _Run:
         groups: dict[tuple, list[Token]] = {}
         family_of: dict[tuple, tuple[str, str]] = {}
         for t in ln.tokens:
-            if t.kind == "other":
+            if t.kind == "trace":  # HCCL's CHK_RET line: the HcclResult a call returned
+                fe = ("hccl", f"{FAMILY_LABELS['hccl']} call trace (hcclRet -> {(t.value or 0) & 0xFFFF})")
+            elif t.kind == "other":
                 fam = FAMILY_KEYS.get(neighbour_family(t.value or 0) or "", "acl_runtime")
                 fe = (fam, f"{FAMILY_LABELS[fam]} number after a status keyword")
             elif t.kind == "shared" and decided is None:

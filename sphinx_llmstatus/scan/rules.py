@@ -24,8 +24,8 @@ when it is one of:
 4. ``other``: another layer's number after a status keyword: a HIXL/ADXL
    status (``ErrorNo: 103905()``), an ACL runtime code (``ErrCode=507046``) or
    an HCCL error number (``errNo[0x0000000005000007]``, or HCCL's call trace
-   ``hcclRet -> 12``, read as the error number of that ``HcclResult``):
-   reported under its own family, never as LLM DataDist's.
+   ``hcclRet -> 12``, read as the error number of that ``HcclResult``: kind
+   ``trace``): reported under its own family, never as LLM DataDist's.
 5. ``0`` and ``-1`` are never tokens as bare numbers (every C call logs
    ``ret = 0`` and ``ret = -1``); only as names or reprs.
 
@@ -117,7 +117,7 @@ def _common_prefix(a: str, b: str) -> str:
 
 
 class Token:
-    """A candidate on one line: span, kind (``name``/``layout``/``shared``/``other``), value and code.
+    """A candidate on one line: span, kind (``name``/``layout``/``shared``/``other``/``trace``), value and code.
 
     On a line that repeats a code, one token stands for every occurrence
     decided alike: ``starts`` lists their starts in order (``start`` is the
@@ -556,7 +556,7 @@ class Matcher:
             value = HCCL_MODULE_ID << 24 | int(text[len(_HCCL_TRACE):])
             if _in_word(line, s) or hccl_error(value) is None:
                 return None
-            code, tok_kind = None, "other"
+            code, tok_kind = None, "trace"
         elif kind in ("lh", "ld"):
             start = s - 2 if kind == "lh" and line[s - 2:s] in ("0x", "0X") else s
             if _in_word(line, start) or not _ends_number(line, end):

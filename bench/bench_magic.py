@@ -200,7 +200,7 @@ def bench_scan(mb: int, repeat: int) -> None:
         t = time.perf_counter()
         result = ip.run_cell_magic("llmstatus", "", text)
         magic.append(time.perf_counter() - t)
-        hits_magic = len(result.hits)
+        hits_magic = len(result.hits) + len(result.other)  # LLM DataDist's, then other layers'
         del result
     t = time.perf_counter()
     shown = ip.run_cell_magic("llmstatus", "", text)

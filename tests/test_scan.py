@@ -20,6 +20,9 @@ def scan_engine(request, monkeypatch):
     return request.param
 
 POSITIVE = [
+    # A code's name before a number is no field name, though LLM_TIMEOUT ends like one ("timeout").
+    ("pull failed: LLM_TIMEOUT 1343270921 llm_datadist", ["LLM_TIMEOUT", "LLM_LINK_FAILED"]),
+    ("LLMStatusCode.LLM_WAIT_PROC_TIMEOUT 0x5010B009", ["LLM_WAIT_PROC_TIMEOUT", "LLM_LINK_FAILED"]),
     ("llm_datadist.status.LLMException: [link] failed, error code is LLMStatusCode.LLM_LINK_FAILED, {3: 0, 19: 1}.",
      ["LLM_LINK_FAILED"]),
     ("Check failed: ret == LLM_SUCCESS Initialize LlmDataList failed, ret = 1343270917", ["LLM_PARAM_INVALID"]),
@@ -60,6 +63,7 @@ NEGATIVE = [
     "expect(ret != 1343270921)",
     "ret = 0x7bcad",
     "remote_ip=1343270921 local_port:1343270922 pid = 1343270923 clusterId=1343270924",
+    "sync_kv_timeout 1343270921",
 ]
 
 

@@ -564,7 +564,7 @@ class Matcher:
             value = int(text, 16) if kind == "lh" else int(text)
             if (value & LLM_CODE_MASK) != LLM_CODE_BASE or value > 0xFFFFFFFF:
                 return None
-            if _is_field_value(line, start):
+            if _is_field_value(line, start, self.names):
                 return None
             code = self.registry.by_value(value)
             tok_kind = "layout"
@@ -877,13 +877,16 @@ def _qualified_reach(line: str, s: int, end: int, stops: bytes) -> tuple[int, in
     return before, _QUALIFIED_AFTER[0]  # its blanks (up to 8) and the "==" check are read
 
 
-def _is_field_value(line: str, s: int) -> bool:
-    """True when the number at ``s`` is the value of a field such as ``remote_ip=`` or ``port:``."""
+def _is_field_value(line: str, s: int, codes: Container[str]) -> bool:
+    """True when the number at ``s`` is the value of a field such as ``remote_ip=`` or ``port:``;
+    never after a status code's name in ``codes`` (``LLM_TIMEOUT 1343270921`` is two codes,
+    though the name ends like a ``timeout`` field)."""
     m = _FIELD_END.search(line, max(0, s - 48), s)
     if m is None:
         return False
     name = m.group(1)
-    if _STATUS_NAMES.fullmatch(name.rsplit("_", 1)[-1]) or _KEYWORD_END.search(line, max(0, s - 48), s):
+    if (name in codes or _STATUS_NAMES.fullmatch(name.rsplit("_", 1)[-1])
+            or _KEYWORD_END.search(line, max(0, s - 48), s)):
         return False
     low = name.lower()
     # snake_case and camelCase: cluster_id, remoteIp, devicePort

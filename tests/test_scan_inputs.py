@@ -15,9 +15,11 @@ import lzma
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 
+from sphinx_llmstatus.scan.encoding import utf8_stream
 from sphinx_llmstatus.scan.sources import decompressed
 
 CLI = [sys.executable, "-m", "sphinx_llmstatus"]
@@ -165,3 +167,47 @@ def test_zstd_cut_anywhere_inside_a_frame_is_an_error_and_whole_frames_are_read(
         for cut in sorted({*range(4, 64), *range(64, len(data), max(1, len(data) // 200)), len(data) - 1} - ends):
             with pytest.raises(OSError, match="zstd data is truncated or corrupt"):
                 decompressed(io.BufferedReader(io.BytesIO(data[:cut]))).read()
+
+
+class _OneByteAtATime(io.RawIOBase):
+    """A pipe whose writer sends one byte at a time: each read gives one byte."""
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__()
+        self._data = data
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        n = min(1, len(buffer), len(self._data))
+        buffer[:n] = self._data[:n]
+        self._data = self._data[n:]
+        return n
+
+
+@pytest.mark.parametrize("form", ["gzip", "bzip2", "xz", "zstd", "utf-16", "utf-32", "plain", "short", "empty"])
+def test_formats_are_told_when_the_first_reads_bring_one_byte(form):
+    """``peek`` gives what one read brought (one byte from a slow pipe): the magic bytes and
+    byte-order marks are still read whole, and every byte of the input comes through."""
+    text = FAILURE * 3
+    data = {"gzip": lambda: gzip.compress(text), "bzip2": lambda: bz2.compress(text), "xz": lambda: lzma.compress(text),
+            "zstd": lambda: _zstd(text), "utf-16": lambda: text.decode().encode("utf-16"),
+            "utf-32": lambda: text.decode().encode("utf-32"), "plain": lambda: text, "short": lambda: b"LLM",
+            "empty": lambda: b""}[form]()
+    slow = io.BufferedReader(_OneByteAtATime(data))
+    assert len(slow.peek(8)) <= 1  # what detection used to see
+    got = utf8_stream(decompressed(io.BufferedReader(_OneByteAtATime(data)))).read()
+    assert got == (data if form in ("short", "empty") else text)
+
+
+def test_compressed_log_on_a_pipe_whose_first_write_is_one_byte():
+    data = gzip.compress(FAILURE)
+    p = subprocess.Popen([*CLI, "scan", "--json", "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    p.stdin.write(data[:1])  # type: ignore[union-attr]
+    p.stdin.flush()  # type: ignore[union-attr]
+    time.sleep(0.3)  # the scanner's first read returns this one byte
+    out, err = p.communicate(data[1:], timeout=60)
+    assert p.returncode == 1 and err == b""
+    assert [json.loads(line)["name"] for line in out.decode().splitlines()] == ["LLM_LINK_FAILED"]

@@ -57,15 +57,50 @@ class Utf8Reader(io.RawIOBase):
         return n
 
 
+class _Prefixed(io.RawIOBase):
+    """``head`` (bytes already read from ``stream``), then the rest of ``stream``."""
+
+    def __init__(self, head: bytes, stream: BinaryIO) -> None:
+        super().__init__()
+        self._head, self._stream = head, stream
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        if self._head:
+            n = min(len(buffer), len(self._head))
+            buffer[:n] = self._head[:n]
+            self._head = self._head[n:]
+            return n
+        return self._stream.readinto(buffer)  # type: ignore[attr-defined]
+
+    def close(self) -> None:
+        self._stream.close()
+        super().close()
+
+
+def looked_at(stream: BinaryIO, n: int) -> tuple[bytes, BinaryIO]:
+    """``(head, stream)``: the first ``n`` bytes of ``stream`` (fewer only where it ends first) and a
+    stream that still starts with them. ``stream`` needs ``peek`` (buffered readers,
+    ``sys.stdin.buffer``); ``peek`` alone gives what one read brought, which from a pipe
+    may be a single byte: then the bytes are read and put back in front."""
+    head = stream.peek(n)[:n]  # type: ignore[attr-defined]
+    if len(head) >= n:
+        return head, stream
+    head = stream.read(n)  # a buffered read waits for n bytes or the end
+    return head, io.BufferedReader(_Prefixed(head, stream))
+
+
 def utf8_stream(stream: BinaryIO) -> BinaryIO:
     """``stream`` itself, or a :class:`Utf8Reader` over it when it starts with a UTF-16/32 BOM.
 
     Needs ``peek`` (buffered readers, ``sys.stdin.buffer``) to look without consuming.
     """
-    peek = getattr(stream, "peek", None)
-    if peek is None:
+    if getattr(stream, "peek", None) is None:
         return stream
-    codec = detect_bom(peek(4)[:4])
+    head, stream = looked_at(stream, 4)
+    codec = detect_bom(head)
     if codec is None:
         return stream
     skip = 4 if codec.startswith("utf-32") else 2

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
-from .encoding import utf8_stream
+from .encoding import looked_at, utf8_stream
 
 #: Magic bytes -> format.
 MAGIC = (
@@ -138,10 +138,10 @@ def decompressed(stream: BinaryIO) -> BinaryIO:
     from the decompressing reader raise OSError for corrupt or truncated data;
     opening raises OSError for zstd input when the ``zstandard`` package is missing.
     """
-    peek = getattr(stream, "peek", None)
-    if peek is None:
+    if getattr(stream, "peek", None) is None:
         return stream
-    fmt = detect(peek(8)[:8])
+    head, stream = looked_at(stream, 8)
+    fmt = detect(head)
     if fmt is None:
         return stream
     errors: tuple[type[BaseException], ...] = (EOFError,)

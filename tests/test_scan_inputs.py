@@ -211,3 +211,21 @@ def test_compressed_log_on_a_pipe_whose_first_write_is_one_byte():
     out, err = p.communicate(data[1:], timeout=60)
     assert p.returncode == 1 and err == b""
     assert [json.loads(line)["name"] for line in out.decode().splitlines()] == ["LLM_LINK_FAILED"]
+
+
+def test_zstd_with_a_long_window_is_read_and_a_missing_dictionary_is_named():
+    """``zstd --long=28`` and more write frames whose window the library refuses by default (128 MiB):
+    they are whole logs. A frame compressed with a dictionary cannot be read without it: the
+    message says so, not "corrupt"."""
+    zstandard = pytest.importorskip("zstandard")
+    text = FAILURE * 50
+    params = zstandard.ZstdCompressionParameters.from_level(3, window_log=30, enable_ldm=True)
+    streamed = io.BytesIO()
+    with zstandard.ZstdCompressor(compression_params=params).stream_writer(streamed, closefd=False) as writer:
+        writer.write(text)  # streamed: no content size, so the frame asks for the whole window
+    assert decompressed(io.BufferedReader(io.BytesIO(streamed.getvalue()))).read() == text
+    samples = [b"worker %d ret = %d LinkLlmClusters failed\n" % (i, i * 31) for i in range(2_000)]
+    dictionary = zstandard.train_dictionary(2_000, samples)
+    packed = zstandard.ZstdCompressor(dict_data=dictionary).compress(text)
+    with pytest.raises(OSError, match="zstd data needs the dictionary it was compressed with"):
+        decompressed(io.BufferedReader(io.BytesIO(packed))).read()

@@ -62,11 +62,17 @@ class _Checked(io.RawIOBase):
                 raise EOFError("the data ends inside a frame")
             return n
         except self._errors as exc:
+            if "ictionary" in str(exc):  # zstd: "Dictionary mismatch", the file is whole
+                raise OSError(f"{self._fmt} data needs the dictionary it was compressed with ({exc})") from None
             raise OSError(f"{self._fmt} data is truncated or corrupt ({exc})") from None
 
     def close(self) -> None:
         self._inner.close()
         super().close()
+
+
+#: The largest zstd window (RFC 8878: 2**31 bytes where the decoder allows it; ``zstd --long=31``).
+_ZSTD_MAX_WINDOW = 1 << 31
 
 
 class _ZstdFrames:
@@ -167,7 +173,10 @@ def decompressed(stream: BinaryIO) -> BinaryIO:
             raise OSError("zstd-compressed input needs the 'zstandard' package (pip install zstandard)") from None
         frames = _ZstdFrames(stream)
         # (a reader of the source with ``read`` and ``close``, as stream_reader asks)
-        inner = zstandard.ZstdDecompressor().stream_reader(frames, read_across_frames=True)  # type: ignore[arg-type]
+        # Any window zstd allows (``zstd --long=31``), not only the 128 MiB the library accepts by
+        # default: a log rotated with --long is whole. The window is allocated as it fills.
+        decompressor = zstandard.ZstdDecompressor(max_window_size=_ZSTD_MAX_WINDOW)
+        inner = decompressor.stream_reader(frames, read_across_frames=True)  # type: ignore[arg-type]
         errors += (zstandard.ZstdError,)
         return io.BufferedReader(_Checked(inner, fmt, errors, frames.whole))
     return io.BufferedReader(_Checked(inner, fmt, errors))

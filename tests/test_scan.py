@@ -202,6 +202,48 @@ def test_line_longer_than_a_piece_is_scanned_whole(monkeypatch):
         assert hits[0].process == "123 (VllmWorker rank=0)"
 
 
+def test_long_line_keeps_a_bounded_number_of_columns_and_one_hit_per_symptom(monkeypatch):
+    """Read in pieces, a line repeating a code millions of times keeps the first MAX_COLUMNS
+    columns of each code (later pieces add none, so memory stays bounded) and a symptom is
+    one hit, at its first occurrence: the same hits as the line read whole."""
+    monkeypatch.setattr(engine, "MAX_COLUMNS", 50)
+    unit = "ret = 1343270921 0x5010B009 Failed to connect peer, error msg:Connection refused, errno:111 "
+    data = ("llm_datadist " + unit * 2_000 + "\n").encode()
+
+    def hits() -> list[tuple]:
+        return [(h.kind, h.code.name if h.code else None, h.column, h.columns, h.columns_truncated)
+                for h in scan_stream(io.BytesIO(data))]
+
+    whole = hits()
+    monkeypatch.setattr(engine, "LONG_LINE", 1 << 14)  # about a dozen pieces
+    assert hits() == whole
+    (code,) = [h for h in whole if h[0] == "code"]
+    assert len(code[3]) == 50 and code[4]  # both spellings of LLM_LINK_FAILED, the first 50
+    assert code[3][:2] == (19, 30)
+    assert [h[0] for h in whole].count("symptom") == 1
+
+
+def test_memory_of_a_long_line_does_not_grow_with_its_codes(monkeypatch):
+    """Peak memory (tracemalloc) scanning a line read in pieces is that of a piece, however many
+    more codes and symptoms the line repeats (it grew by 6x for 4x the line before)."""
+    import tracemalloc
+
+    monkeypatch.setattr(engine, "LONG_LINE", 1 << 16)
+    monkeypatch.setattr(engine, "MAX_COLUMNS", 50)
+    unit = "ret = 1343270921 0x5010B009 Failed to connect peer, error msg:Connection refused, errno:111 "
+    peaks = []
+    for repeats in (20_000, 80_000):
+        data = io.BytesIO(("llm_datadist " + unit * repeats + "\n").encode())
+        tracemalloc.start()
+        try:  # reads of 64 KiB, as the reads of 4 MiB of scan_stream would hide a small growth
+            (code, _symptom) = engine._scan_segments(engine.iter_segments(data, 1 << 16), engine.scanner(), False)
+            peaks.append(tracemalloc.get_traced_memory()[1])
+        finally:
+            tracemalloc.stop()
+    assert code.columns_truncated and len(code.columns) == 50
+    assert peaks[1] < 1.5 * peaks[0], peaks
+
+
 # -- attribution (issue 10) --------------------------------------------------------------
 
 GE_OP_FAULT = ("[ERROR] GE(1254,ker_DP25_EP25):2025-06-12-10:36:53.301.823 [error_tracking.cc:113]1254 "

@@ -27,7 +27,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable, Container, Generator, Iterable, Iterator
-from itertools import chain
+from itertools import chain, islice
 from typing import BinaryIO
 
 from ..registry.layout import FAMILY_KEYS, FAMILY_LABELS, SHARED_READINGS, hccl_error, neighbour_family
@@ -207,7 +207,7 @@ def _long_line(buf: bytearray, read: Callable[[int], bytes], read_size: int) -> 
 class _Line:
     """What the hits of one line are made from: its tokens and symptoms, with absolute columns."""
 
-    __slots__ = ("line_no", "head", "pre", "tokens", "symptoms", "excerpts", "length", "text", "near")
+    __slots__ = ("line_no", "head", "pre", "tokens", "symptoms", "excerpts", "length", "text", "near", "kept")
 
     def __init__(self, line_no: int, head: bytes, pre: Prefix, text: str | None) -> None:
         self.line_no, self.head, self.pre, self.text = line_no, head, pre, text
@@ -216,6 +216,7 @@ class _Line:
         self.excerpts: dict[int, tuple[str, int, int]] = {}  # long lines: column -> excerpt
         self.length = -1
         self.near: str | None = None  # LLM DataDist context word near the first shared number that has one
+        self.kept: dict[object, int] = {}  # long lines: columns kept so far per token kind, and symptoms found
 
 
 class _Pending:
@@ -463,18 +464,27 @@ def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool
             toks = m.tokens(text, lo, hi, include_success, sc.present(text.encode("utf-8", "surrogatepass"))[0])
             if long_ln.near is None:
                 long_ln.near = _first_near(sc, text, toks)
+            kept = long_ln.kept
             for t in toks:
+                # A hit keeps the first MAX_COLUMNS columns of its code: once a token has more on
+                # this line, later pieces add none (memory stays bounded however many it repeats).
+                key = (t.kind, t.value, t.code.name if t.code else None, t.end - t.start)
+                room = MAX_COLUMNS + 1 - kept.get(key, 0)
+                if room <= 0:
+                    continue
+                if t.starts is not None:
+                    t.starts = list(map(base.__add__, islice(t.starts, room)))
+                kept[key] = kept.get(key, 0) + len(t.occurrences())
                 long_ln.excerpts[base + t.start] = _long_excerpt(text, base, t.start, t.end)
                 t.start, t.end = base + t.start, base + t.end
-                if t.starts is not None:
-                    t.starts = list(map(base.__add__, t.starts))
                 long_ln.tokens.append(t)
-            for sym in symptoms:
-                i = text.find(sym.pattern, lo, hi + len(sym.pattern) - 1)
-                while i >= 0 and i < hi:
-                    long_ln.excerpts[base + i] = _long_excerpt(text, base, i, i + len(sym.pattern))
-                    long_ln.symptoms.append((sym, base + i))
-                    i = text.find(sym.pattern, i + 1, hi + len(sym.pattern) - 1)
+            for sym in symptoms:  # its first occurrence on the line, as on a short line
+                if ("symptom", sym.id) not in kept:
+                    i = text.find(sym.pattern, lo, hi + len(sym.pattern) - 1)
+                    if 0 <= i < hi:
+                        kept["symptom", sym.id] = 1
+                        long_ln.excerpts[base + i] = _long_excerpt(text, base, i, i + len(sym.pattern))
+                        long_ln.symptoms.append((sym, base + i))
             if final:
                 long_ln.length = base + len(text)
                 if long_ln.tokens or long_ln.symptoms:

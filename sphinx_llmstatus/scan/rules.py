@@ -325,7 +325,6 @@ class Matcher:
         every dozen characters: the loops below are kept short; a number whose key was not seen yet
         is decided by :meth:`_number`; a match near the line's start, or a qualified name whose
         window was not seen yet, by :meth:`_collect`."""
-        collect = self._collect
         for i, (rx, kind) in enumerate(self._scans):
             if present is not None and self._looked_for[i] and i not in present:
                 continue
@@ -345,15 +344,8 @@ class Matcher:
                 # seen before (a junk line of near-misses such as 5010b0091, each a new key), the
                 # rest of the line with it, so that ``re`` drops the near-misses in C.
                 misses = 0
-                matches = self._fast[i].finditer(line, pos, stop)
-                for m in matches:  # near the line's start (no look-behind): matched again alike, decided there
-                    s = m.start()
-                    if s >= low:
-                        matches = chain((m,), matches)
-                        break
-                    if s >= lo:
-                        collect(line, ((kind, rx.finditer(line, s, s + width)),), lo, hi, include_success,
-                                found, caches)
+                matches = self._past_start(line, rx, kind, self._fast[i].finditer(line, pos, stop), low, lo, hi,
+                                           include_success, found, caches)
                 again = True
                 while again:
                     again = False
@@ -371,18 +363,30 @@ class Matcher:
                             starts = self._number(line, s, s + width, kind, include_success, found, caches)
                         starts.append(s)
                 continue
-            for s, e in map(_SPAN, rx.finditer(line, pos, stop)):
-                if low <= s < hi:
-                    starts = get(line[s - before:e + after], _UNSEEN)
-                    if starts is _WIDE:
-                        starts = wide_get(line[s - wide_before:e + wide_after], _UNSEEN)
-                    if starts is _UNSEEN:
-                        starts = self._number(line, s, e, kind, include_success, found, caches)
-                    starts.append(s)
-                elif s >= hi:
+            for s, e in map(_SPAN, self._past_start(line, rx, kind, rx.finditer(line, pos, stop), low, lo, hi,
+                                                    include_success, found, caches)):
+                if s >= hi:
                     break
-                elif s >= lo:
-                    collect(line, ((kind, rx.finditer(line, s, e)),), lo, hi, include_success, found, caches)
+                starts = get(line[s - before:e + after], _UNSEEN)
+                if starts is _WIDE:
+                    starts = wide_get(line[s - wide_before:e + wide_after], _UNSEEN)
+                if starts is _UNSEEN:
+                    starts = self._number(line, s, e, kind, include_success, found, caches)
+                starts.append(s)
+
+    def _past_start(self, line: str, rx: re.Pattern[str], kind: str, matches: Iterator[re.Match[str]], low: int,
+                    lo: int, hi: int, include_success: bool, found: dict[tuple | None, list[int]],
+                    caches: dict[object, dict[str, list[int]]]) -> Iterator[re.Match[str]]:
+        """``matches`` from the first that starts at ``low`` or later; those before it that start
+        at ``lo`` or later are decided one by one by :meth:`_collect` (near the line's start a
+        window is cut short, so it is no key), each matched again alike with ``rx``."""
+        for m in matches:
+            s = m.start()
+            if s >= low:
+                return chain((m,), matches)
+            if s >= lo:
+                self._collect(line, ((kind, rx.finditer(line, s, m.end())),), lo, hi, include_success, found, caches)
+        return iter(())
 
     def _number(self, line: str, s: int, e: int, kind: str, include_success: bool,
                 found: dict[tuple | None, list[int]], caches: dict[object, dict[str, list[int]]],
@@ -419,17 +423,9 @@ class Matcher:
         q_short, q_long = (caches.setdefault(("qualified", a), {}).get for a in _QUALIFIED_AFTER)
         stops = b""
         low, end = max(lo, before), len(line)
-        matches = rx.finditer(line, pos, stop)
-        for m in matches:  # near the line's start (no look-behind): decided there
-            s = m.start()
-            if s >= low:
-                break
-            if s >= lo:
-                self._collect(line, (("name", rx.finditer(line, s, m.end())),), lo, hi, include_success, found,
-                              caches)
-        else:
-            return
-        for s, e in chain((m.span(),), map(_SPAN, matches)):
+        matches = self._past_start(line, rx, "name", rx.finditer(line, pos, stop), low, lo, hi, include_success,
+                                   found, caches)
+        for s, e in map(_SPAN, matches):
             if s >= hi:
                 break
             # A qualified name (after "." or ":", which its key holds) is decided by its own window.

@@ -469,12 +469,12 @@ def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool
                 # A hit keeps the first MAX_COLUMNS columns of its code: once a token has more on
                 # this line, later pieces add none (memory stays bounded however many it repeats).
                 key = (t.kind, t.value, t.code.name if t.code else None, t.end - t.start)
-                room = MAX_COLUMNS + 1 - kept.get(key, 0)
-                if room <= 0:
+                have = kept.get(key, 0)
+                if have > MAX_COLUMNS:
                     continue
                 if t.starts is not None:
-                    t.starts = list(map(base.__add__, islice(t.starts, room)))
-                kept[key] = kept.get(key, 0) + len(t.occurrences())
+                    t.starts = list(map(base.__add__, islice(t.starts, MAX_COLUMNS + 1 - have)))
+                kept[key] = have + len(t.occurrences())
                 long_ln.excerpts[base + t.start] = _long_excerpt(text, base, t.start, t.end)
                 t.start, t.end = base + t.start, base + t.end
                 long_ln.tokens.append(t)

@@ -22,12 +22,15 @@ from typing import BinaryIO
 
 from .encoding import looked_at, utf8_stream
 
+#: A zstd frame's magic number and a skippable frame's (its low 4 bits vary), little-endian (RFC 8878).
+ZSTD_MAGIC, ZSTD_SKIPPABLE = 0xFD2FB528, 0x184D2A50
+
 #: Magic bytes -> format.
 MAGIC = (
     (b"\x1f\x8b", "gzip"),
     (b"BZh", "bzip2"),
     (b"\xfd7zXZ\x00", "xz"),
-    (b"\x28\xb5\x2f\xfd", "zstd"),
+    (ZSTD_MAGIC.to_bytes(4, "little"), "zstd"),
 )
 
 
@@ -36,7 +39,7 @@ def detect(head: bytes) -> str | None:
     for magic, name in MAGIC:
         if head.startswith(magic):
             return name
-    if len(head) >= 4 and int.from_bytes(head[:4], "little") & ~0xF == _ZstdFrames.SKIPPABLE:
+    if len(head) >= 4 and int.from_bytes(head[:4], "little") & ~0xF == ZSTD_SKIPPABLE:
         return "zstd"  # a skippable frame first (pzstd writes one)
     return None
 
@@ -82,8 +85,6 @@ class _ZstdFrames:
     last, then an optional 4-byte checksum; skippable frames give their size) without decoding
     them. :meth:`whole` tells whether the data read so far ends at the end of a frame."""
 
-    ZSTD, SKIPPABLE = 0xFD2FB528, 0x184D2A50
-
     def __init__(self, stream: BinaryIO) -> None:
         self._stream = stream
         self._state, self._need, self._head, self._skip = "magic", 4, b"", 0
@@ -108,9 +109,9 @@ class _ZstdFrames:
 
     def _parsed(self, value: int) -> None:
         if self._state == "magic":
-            if value == self.ZSTD:
+            if value == ZSTD_MAGIC:
                 self._state, self._need = "descriptor", 1
-            elif value & ~0xF == self.SKIPPABLE:
+            elif value & ~0xF == ZSTD_SKIPPABLE:
                 self._state, self._need = "skippable", 4
             else:  # not zstd: the decompressor says so
                 self._state = "unknown"
@@ -151,6 +152,7 @@ def decompressed(stream: BinaryIO) -> BinaryIO:
     if fmt is None:
         return stream
     errors: tuple[type[BaseException], ...] = (EOFError,)
+    whole: Callable[[], bool] | None = None  # zstd: see _ZstdFrames
     if fmt == "gzip":
         import gzip
         import zlib
@@ -172,14 +174,14 @@ def decompressed(stream: BinaryIO) -> BinaryIO:
         except ImportError:
             raise OSError("zstd-compressed input needs the 'zstandard' package (pip install zstandard)") from None
         frames = _ZstdFrames(stream)
-        # (a reader of the source with ``read`` and ``close``, as stream_reader asks)
+        whole = frames.whole
         # Any window zstd allows (``zstd --long=31``), not only the 128 MiB the library accepts by
         # default: a log rotated with --long is whole. The window is allocated as it fills.
         decompressor = zstandard.ZstdDecompressor(max_window_size=_ZSTD_MAX_WINDOW)
+        # (``frames`` has the ``read`` and ``close`` that stream_reader asks of a source)
         inner = decompressor.stream_reader(frames, read_across_frames=True)  # type: ignore[arg-type]
         errors += (zstandard.ZstdError,)
-        return io.BufferedReader(_Checked(inner, fmt, errors, frames.whole))
-    return io.BufferedReader(_Checked(inner, fmt, errors))
+    return io.BufferedReader(_Checked(inner, fmt, errors, whole))
 
 
 def open_log(path: str, stdin: BinaryIO | None = None) -> BinaryIO:

@@ -104,9 +104,15 @@ def test_unknown_llm_layout_value():
 
 
 def test_neighbour_family():
-    p = run("503900")
+    """Issue 19: a neighbouring layer's code is an entry of its own (family, name, meaning, mapping)."""
+    p = run("503900", "--json")
+    assert p.returncode == 0
+    (entry,) = json.loads(out(p))
+    assert entry["name"] == "HIXL_FAILED" and entry["family"] == "hixl"
+    p = run("0x05000063")
     assert p.returncode == 1
-    assert err(p) == "llmstatus: 503900 (0x0007B05C) is a HIXL/ADXL status code, not an LLM DataDist status code\n"
+    assert err(p) == ("llmstatus: 0x05000063 is a HCCL error number (value 99, sub-module HCCL), "
+                      "not an LLM DataDist status code\n")
 
 
 def test_mixed_known_and_unknown():
@@ -160,7 +166,7 @@ def test_list_filters():
     # LLM_ENGINE_FINALIZED: not recoverable on the older C++ page, its only page (issue #9).
     assert {r.split()[0] for r in rows[1:]} == {"LLM_TIMEOUT", "LLM_FAILED", "LLM_ENGINE_FINALIZED"}
     every = json.loads(out(run("list", "--json")))
-    assert len(every) == len(default_registry())
+    assert len(every) == len(default_registry().in_family("llm_datadist"))
     python = json.loads(out(run("list", "--api", "python", "--json")))
     assert all(e["python_name"] for e in python) and not any(e["name"] == "LLM_COPY_CACHE_FAILED" for e in python)
 
@@ -529,7 +535,7 @@ def test_words_that_are_codes_stay_separate():
 def test_pybind_constants(constant, name):
     p = run(constant, "--json")
     (entry,) = json.loads(out(p))
-    assert entry["name"] == name and entry["reading"] == "pybind constant"
+    assert entry["name"] == name and entry["reading"] == "pybind name"
 
 
 COMMANDS = [("LLM_TIMEOUT",), ("-1",), ("search", "timeout"), ("list", "--api", "cpp"), ("scan", str(POSITIVE_LOG))]

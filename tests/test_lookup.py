@@ -61,8 +61,8 @@ def test_unknown_names_suggest(query, suggestion):
     ("0x50100001", "is not an LLM DataDist status code (GE layout: runtime=1 (host)"),
     ("1343225857", "modid=0"),
     ("0x5010B0FF", "has the LLM DataDist layout but is not a known code"),
-    ("503900", "HIXL/ADXL status code"),
-    ("507046", "ACL runtime error code"),
+    ("0x05000063", "is a HCCL error number (value 99, sub-module HCCL)"),
+    ("507999", "ACL runtime code"),
     ("99999999999", "does not fit in 32 bits"),
     ("", "no status code given (the text is empty)"),
     ("''", "no status code given (the text is empty)"),
@@ -110,7 +110,8 @@ def test_filter_codes():
     reg = default_registry()
     cpp_only = {"LLM_CACHE_INCOMPATIBLE", "LLM_CACHE_KEY_ALREADY_EXIST", "LLM_COPY_CACHE_FAILED",
                 "LLM_CACHE_ID_ALREADY_EXIST"}
-    assert {c.name for c in reg} - {c.name for c in filter_codes(reg, api="python")} == cpp_only
+    assert {c.name for c in filter_codes(reg)} - {c.name for c in filter_codes(reg, api="python")} == cpp_only
+    assert {c.family for c in filter_codes(reg, family=None)} >= {"llm_datadist", "hixl", "hccl", "acl_runtime"}
     assert len(filter_codes(reg, api="python", documented=True)) == 24
     # 18 rows of today's C++ page plus 8 codes only the older C++ page documents (issue #9).
     assert len(filter_codes(reg, api=("cpp",), documented=True)) == 18 + 8
@@ -122,14 +123,25 @@ def test_filter_codes():
 # -- issue 13: more forms users paste -------------------------------------------------------
 
 def test_every_pybind_constant_resolves_to_its_code():
-    from sphinx_llmstatus.registry.lookup import PYBIND_CONSTANTS
-
     reg = default_registry()
-    assert len(PYBIND_CONSTANTS) == 28  # BindStatusCodes in hixl src/python/llm_wrapper/llm_wrapper_v2.cc
-    for constant, name in PYBIND_CONSTANTS.items():
-        for form in (constant, constant.lower(), f"llm_datadist_wrapper.{constant}"):
+    pybind = [s for s in reg.bound_names if s.binding == "pybind"]
+    assert len(pybind) == 28  # BindStatusCodes in hixl src/python/llm_wrapper/llm_wrapper_v2.cc
+    assert ("kLinKFailed", "LLM_LINK_FAILED") in {(s.name, s.code) for s in pybind}
+    for spelled in pybind:
+        for form in (spelled.name, spelled.name.lower(), f"llm_datadist_wrapper.{spelled.name}"):
             (match,) = lookup(form, reg)
-            assert match.code is reg[name] and match.reading == "pybind constant", form
+            assert match.code is reg[spelled.code] and match.reading == "pybind name", form
+
+
+@pytest.mark.parametrize("query,name", [
+    ("LLMOutOfMemory", "LLM_DEVICE_OUT_OF_MEMORY"),  # issue 19: not LLM_OUT_OF_MEMORY
+    ("LLMKVCacheNotExist", "LLM_KV_CACHE_NOT_EXIST"),
+    ("mindspore_lite.llm_engine.LLMNoFreeBlocks", "LLM_NO_FREE_BLOCK"),
+    ("kLiteLLMWaitProcessTimeOut", "LLM_WAIT_PROC_TIMEOUT"),
+])
+def test_mindspore_lite_spellings_resolve_to_the_codes_they_carry(query, name):
+    (match,) = lookup(query)
+    assert match.code.name == name
 
 
 @pytest.mark.parametrize("query", ["LLM LINK FAILED", "llm  link\tfailed", "LLM-LINK-FAILED", "Llm Link_Failed"])

@@ -86,16 +86,22 @@ def test_bad_recoverable_and_unknown_key(tmp_path):
     assert err.entry == "LLM_LINK_FAILED" and "colour" in err.reason
 
 
-def test_backticked_name_must_be_listed(tmp_path):
-    err = load_error(tmp_path, '[[code]]\nname = "LLM_LINK_FAILED"\n[code.python]\n'
-                     'remedy.en = "Call `mystery_fn` again."\nremedy.zh = "再次调用 `mystery_fn`。"\n')
-    assert err.field == "python.remedy.en" and "`mystery_fn`" in err.reason
+def test_a_users_own_remedy_loads_whatever_it_backticks(tmp_path):
+    """Issue 19: the backtick rules are the packaged registry's style (tests/test_registry_consistency.py),
+    never a reason to refuse a user's file that rewrites a remedy, a cause or a setting."""
+    from sphinx_llmstatus.registry.consistency import problems
 
-
-def test_override_that_drops_a_named_function_points_at_the_override(tmp_path):
-    err = load_error(tmp_path, '[[code]]\nname = "LLM_LINK_FAILED"\n[code.python]\n'
-                     'remedy.en = "Check the network."\nremedy.zh = "检查网络。"\n')
-    assert err.field == "python.remedy.en" and "`link_clusters`" in err.reason
+    path = write(tmp_path, '[[code]]\nname = "LLM_LINK_FAILED"\n[code.python]\n'
+                 'remedy.en = "Call `mystery_fn` again (runbook KV-12)."\nremedy.zh = "再次调用 `mystery_fn`（运行手册 KV-12）。"\n'
+                 '[[code.python.causes]]\nwhen.en = "Our `pod` restarts."\nwhen.zh = "我们的 `pod` 重启。"\n'
+                 'check.en = "Look."\ncheck.zh = "查看。"\nfix.en = "Restart."\nfix.zh = "重启。"\n'
+                 'sources = ["python-page"]\n')
+    reg = load_registry([path])
+    assert reg["LLM_LINK_FAILED"].python.remedy.en.startswith("Call `mystery_fn`")
+    assert reg["LLM_LINK_FAILED"].python.causes[0].when.en == "Our `pod` restarts."
+    found = problems(reg)
+    assert any(p.startswith("LLM_LINK_FAILED: python.remedy.en: `mystery_fn`") for p in found)
+    assert any("names no `link_clusters`" in p for p in found)
 
 
 def test_unknown_related_code(tmp_path):
@@ -121,7 +127,7 @@ def test_override_and_add(tmp_path):
     assert reg["LLM_WAIT_PROC_TIMEOUT"].python.remedy.en == "Our site's own advice."
     assert reg["LLM_WAIT_PROC_TIMEOUT"].python.recoverable == "yes"  # untouched field kept
     assert reg["LLM_SITE_SPECIFIC"].value == 0x5010B0F0
-    assert len(reg) == 34 and reg.files[-1] == str(path)
+    assert len(reg.in_family("llm_datadist")) == 34 and reg.files[-1] == str(path)
 
 
 def test_read_toml_names_file(tmp_path):
@@ -139,70 +145,65 @@ def test_compiled_registry_is_fresh():
         assert fh.read() == compiled_text()
 
 
-def test_stale_compiled_copy_is_ignored(tmp_path, monkeypatch):
-    import shutil
-
-    from sphinx_llmstatus.registry import loader
-
-    shutil.copy(loader.packaged_registry_path(), tmp_path / loader.PACKAGED_NAME)
-    (tmp_path / loader.COMPILED_NAME).write_text('{"toml_crc32": "0", "document": {}}')
-    monkeypatch.setattr(loader, "DATA_DIR", str(tmp_path))
-    assert len(load_registry()) == len(default_registry())
-
-
 def _same_registry(a, b):
     assert repr(list(a.codes)) == repr(list(b.codes))
     assert repr(a.symptoms) == repr(b.symptoms)
     assert a.sources == b.sources and a.files == b.files
+    for table in ("families", "frameworks", "engines", "bindings"):
+        assert getattr(a, table) == getattr(b, table), table
+    for array in ("bound_names", "returns", "shared", "log_formats"):
+        assert repr(getattr(a, array)) == repr(getattr(b, array)), array
 
 
-def test_compiled_model_is_fresh_and_equals_the_checked_build():
-    """model.marshal must be what compile.py writes now (run `make registry`), and decode
-    to the registry load_registry() builds and checks."""
-    from sphinx_llmstatus.registry import compiled
-    from sphinx_llmstatus.registry.loader import DATA_DIR, _read_bytes, checksum
-
-    with open(f"{DATA_DIR}/{compiled.MODEL_NAME}", "rb") as fh:
-        data = fh.read()
-    crc = checksum(_read_bytes(packaged_registry_path()))
-    import marshal
-
-    assert marshal.loads(data) == compiled.encode(load_registry(), crc)
-    decoded = compiled.loads(data, crc, (packaged_registry_path(),))
-    _same_registry(decoded, load_registry())
+def test_stored_registry_equals_the_checked_build():
+    """registry.json decodes to the registry load_registry() builds and checks from the TOML."""
     _same_registry(default_registry(), load_registry())
+    code = default_registry()["LLM_LINK_FAILED"]
     # one Source object per key, shared by every reference
-    code = decoded["LLM_LINK_FAILED"]
-    assert code.python.source is decoded.sources[code.python.source.key]
+    assert code.python.source is default_registry().sources[code.python.source.key]
 
 
-@pytest.mark.parametrize("content", [b"", b"\x00garbage", None])
-def test_stale_or_broken_compiled_model_falls_back_to_the_toml(tmp_path, monkeypatch, content):
+def test_compile_check_says_when_the_json_is_stale(tmp_path, monkeypatch, capsys):
     import shutil
 
-    from sphinx_llmstatus.registry import compiled, loader
+    from sphinx_llmstatus.registry import compile as compile_
+    from sphinx_llmstatus.registry import loader
 
-    shutil.copy(loader.packaged_registry_path(), tmp_path / loader.PACKAGED_NAME)
-    if content is None:  # a model of another TOML
-        content = compiled.dumps(load_registry(), "00000000")
-    (tmp_path / compiled.MODEL_NAME).write_bytes(content)
+    for path in loader.packaged_registry_paths():
+        shutil.copy(path, tmp_path)
+    (tmp_path / loader.COMPILED_NAME).write_text("{}")
     monkeypatch.setattr(loader, "DATA_DIR", str(tmp_path))
-    assert compiled.loads(content, loader.checksum((tmp_path / loader.PACKAGED_NAME).read_bytes()), ()) is None
+    monkeypatch.setattr(compile_, "DATA_DIR", str(tmp_path))
+    assert compile_.main(["--check"]) == 1 and "stale" in capsys.readouterr().err
+    assert compile_.main([]) == 0 and compile_.main(["--check"]) == 0
+
+
+@pytest.mark.parametrize("content", ["", "\x00garbage", '{"format": 2, "toml_crc32": {}}', None])
+def test_stale_or_broken_stored_registry_falls_back_to_the_toml(tmp_path, monkeypatch, content):
+    import shutil
+
+    from sphinx_llmstatus.registry import loader, store
+
+    for path in loader.packaged_registry_paths():
+        shutil.copy(path, tmp_path)
+    if content is None:  # a registry of other TOML files
+        content = store.dumps(load_registry(), {"registry.toml": "00000000"})
+    (tmp_path / loader.COMPILED_NAME).write_text(content)
+    monkeypatch.setattr(loader, "DATA_DIR", str(tmp_path))
+    assert store.loads(content, loader.packaged_checksums(), ()) is None
     loader.default_registry.cache_clear()
     try:
         rebuilt = loader.default_registry()
     finally:
         loader.default_registry.cache_clear()
-    assert rebuilt.files == (str(tmp_path / loader.PACKAGED_NAME),)
+    assert rebuilt.files[0] == str(tmp_path / loader.PACKAGED_NAME)
     assert repr(list(rebuilt.codes)) == repr(list(load_registry().codes))
 
 
-def test_compiled_model_refuses_values_it_has_no_form_for():
-    from sphinx_llmstatus.registry import compiled
-    from sphinx_llmstatus.registry.model import Registry, Text
+def test_no_binary_model_ships():
+    from sphinx_llmstatus.registry.loader import DATA_DIR
 
-    with pytest.raises(TypeError, match="no stored form"):
-        compiled.encode(Registry(codes=(), sources={}, symptoms=(Text(en=1.5, zh="x"),)), "0")
+    assert sorted(os.listdir(DATA_DIR)) == sorted(n for n in os.listdir(DATA_DIR) if n.endswith((".toml", ".json")))
 
 
 def test_override_of_one_language_keeps_the_other(tmp_path):
@@ -217,8 +218,8 @@ def test_deeply_nested_toml_is_a_registry_error(tmp_path):
     assert "nested too deeply" in err.reason
 
 
-@pytest.mark.parametrize("schema", ["true", "1.0", '"1"', "2"])
-def test_schema_must_be_the_integer_1(tmp_path, schema):
+@pytest.mark.parametrize("schema", ["true", "1.0", '"1"', "3", "0"])
+def test_schema_must_be_the_integer_1_or_2(tmp_path, schema):
     err = load_error(tmp_path, f"schema = {schema}\n")
     assert err.field == "schema" and "unsupported schema" in err.reason
 

@@ -69,8 +69,12 @@ def test_cause_needs_a_source(tmp_path):
 
 
 def test_cause_backticks_must_be_codes_api_names_settings_or_terms(tmp_path):
-    err = load_error(tmp_path, CAUSE.format(source="python-page").replace("Fix the address.", "Run `mystery`."))
-    assert err.field == "python.causes[1].fix.en" and "`mystery`" in err.reason
+    """A style rule of the packaged data (consistency.problems), never a reason to refuse a user's file."""
+    from sphinx_llmstatus.registry.consistency import problems
+
+    reg = load_registry([write(tmp_path, CAUSE.format(source="python-page").replace("Fix the address.",
+                                                                                      "Run `mystery`."))])
+    assert any(p.startswith("LLM_LINK_FAILED: python.causes[1].fix.en: `mystery`") for p in problems(reg))
 
 
 def test_cause_may_name_codes_and_the_views_api_names(tmp_path):
@@ -79,10 +83,12 @@ def test_cause_may_name_codes_and_the_views_api_names(tmp_path):
     assert load_registry([write(tmp_path, text)])["LLM_LINK_FAILED"].python.causes
 
 
-def test_cause_term_that_is_never_used_is_an_error(tmp_path):
+def test_cause_term_that_is_never_used_is_a_problem(tmp_path):
+    from sphinx_llmstatus.registry.consistency import problems
+
     text = CAUSE.format(source="python-page").replace('"hccn_tool -i 0 -ip -g"]', '"hccn_tool -i 0 -ip -g", "spare"]')
-    err = load_error(tmp_path, text)
-    assert err.field == "python.causes[1].terms" and "`spare`" in err.reason
+    assert any(p.startswith("LLM_LINK_FAILED: python.causes[1].terms: `spare`")
+               for p in problems(load_registry([write(tmp_path, text)])))
 
 
 def test_cause_missing_language_and_unknown_key(tmp_path):
@@ -123,19 +129,20 @@ def test_error_in_a_cause_is_blamed_on_the_file_that_wrote_the_causes(tmp_path):
         remedy.en = "R."
         remedy.zh = "办法。"
         [[code.python.causes]]
-        when.en = "Run `mystery`."
-        when.zh = "执行 `mystery`。"
+        when.en = "Run it."
+        when.zh = "执行。"
         check.en = "C."
         check.zh = "检查。"
         fix.en = "F."
         fix.zh = "修复。"
-        sources = ["s"]
+        sources = ["s#L0"]
     ''', "base.toml")
     # The later file touches only python.meaning: the broken cause is still base.toml's.
     override = write(tmp_path, '[[code]]\nname = "LLM_NEW_CODE"\n[code.python]\nmeaning.en = "Site wording."\n')
     with pytest.raises(RegistryError) as info:
         load_registry([base, override], packaged=False)
-    assert info.value.file == str(base) and info.value.field == "python.causes[1].when.en"
+    assert info.value.file == str(base) and info.value.field == "python.causes[1].sources"
+    assert "'s#L0' is not a key of [sources]" in info.value.reason
 
 
 def test_setting_errors(tmp_path):
@@ -205,11 +212,11 @@ def test_symptom_pattern_is_a_bounded_literal(tmp_path, pattern, why):
 
 
 def test_symptom_ids_codes_and_overrides(tmp_path):
-    err = load_error(tmp_path, SYMPTOM.format(id="Bad_Id", pattern="Something failed", likely="LLM_TIMEOUT"))
-    assert (err.entry, err.field) == ("[[symptom]] #1", "id")
+    err = load_error(tmp_path, SYMPTOM.format(id="Bad Id", pattern="Something failed", likely="LLM_TIMEOUT"))
+    assert (err.entry, err.field) == ("symptom.Bad Id", "id")
     one = SYMPTOM.format(id="s-1", pattern="Something failed", likely="LLM_TIMEOUT")
     err = load_error(tmp_path, one + one)
-    assert err.field == "id" and "duplicate id" in err.reason
+    assert err.field == "id" and "symptom.s-1 is defined twice" in err.reason
     err = load_error(tmp_path, SYMPTOM.format(id="s-1", pattern="Something failed", likely="LLM_NOPE"))
     assert err.field == "likely" and "LLM_NOPE" in err.reason
     # Spellings resolve to the canonical name; a later file's symptom replaces one with its id.
@@ -220,10 +227,12 @@ def test_symptom_ids_codes_and_overrides(tmp_path):
 
 
 def test_symptom_backticks(tmp_path):
+    from sphinx_llmstatus.registry.consistency import problems
+
     text = SYMPTOM.format(id="s-1", pattern="Something failed", likely="LLM_TIMEOUT").replace(
         "Look for the chained exception.", "Raise `sync_kv_timeout` or run `mystery`.")
-    err = load_error(tmp_path, text)
-    assert err.field == "check.en" and "`mystery`" in err.reason  # a setting of the likely code is fine
+    found = [p for p in problems(load_registry([write(tmp_path, text)])) if p.startswith("symptom.s-1")]
+    assert len(found) == 1 and "check.en: `mystery`" in found[0]  # a setting of the likely code is fine
 
 
 def test_differs_values_and_needs_both_pages(tmp_path):

@@ -25,7 +25,7 @@ def run(args: Namespace) -> int:
         return EXIT_USAGE
     from .formats import formatter
 
-    fmt = formatter(args.format, lang_of(args), use_color(args))
+    fmt = formatter(args.format, lang_of(args), use_color(args), registry)
     return {"lookup": cmd_lookup, "search": cmd_search, "list": cmd_list, "scan": cmd_scan}[args.command](
         args, registry, fmt
     )

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..registry.lookup import Match
-    from ..registry.model import StatusCode
+    from ..registry.model import Registry, StatusCode
     from ..scan.hit import Hit
     from ..scan.report import Report
 
@@ -31,10 +31,11 @@ def _named(file: str) -> str:
 
 
 class Format:
-    """Base: ``lang`` (``en``/``zh``) and ``color`` (ANSI colours, text only)."""
+    """Base: ``lang`` (``en``/``zh``), ``color`` (ANSI colours, text only) and the ``registry`` whose
+    tables (engines, bindings) the entries show (None: the packaged one)."""
 
-    def __init__(self, lang: str, color: bool = False) -> None:
-        self.lang, self.color = lang, color
+    def __init__(self, lang: str, color: bool = False, registry: Registry | None = None) -> None:
+        self.lang, self.color, self.registry = lang, color, registry
 
     def lookup(self, found: Found) -> str:
         """Every meaning of every query: ``found`` is ``(query, matches)`` in order."""
@@ -62,8 +63,8 @@ class TextFormat(Format):
     #: Other layers' hits listed in the text report (all of them are counted in the summary).
     MAX_OTHER_SHOWN = 50
 
-    def __init__(self, lang: str, color: bool = False) -> None:
-        super().__init__(lang, color)
+    def __init__(self, lang: str, color: bool = False, registry: Registry | None = None) -> None:
+        super().__init__(lang, color, registry)
         self._other: list[str] = []
         self._other_count = 0
         # -C state: the file of the last group, its last line shown, its "after" lines not yet
@@ -83,7 +84,8 @@ class TextFormat(Format):
             if len(matches) > 1:
                 head = text.style(label("{query}: {n} meanings", self.lang, query=query, n=len(matches)),
                                   "bold", color=self.color) + "\n"
-            blocks.append(head + "\n\n".join(text.card(m.code, self.lang, m.reading, self.color) for m in matches))
+            blocks.append(head + "\n\n".join(text.card(m.code, self.lang, m.reading, self.color, self.registry)
+                                               for m in matches))
         return "\n\n".join(blocks) + "\n" if blocks else ""
 
     def codes(self, codes: Sequence[StatusCode], api: str | None) -> str:
@@ -174,13 +176,13 @@ class JsonFormat(Format):
     def lookup(self, found: Found) -> str:
         from ..render.json import entry_dict
 
-        return self._dump([{**entry_dict(m.code, self.lang), "query": query, "reading": m.reading}
+        return self._dump([{**entry_dict(m.code, self.lang, self.registry), "query": query, "reading": m.reading}
                            for query, matches in found for m in matches])
 
     def codes(self, codes: Sequence[StatusCode], api: str | None) -> str:
         from ..render.json import entry_dict
 
-        return self._dump([entry_dict(c, self.lang) for c in codes])
+        return self._dump([entry_dict(c, self.lang, self.registry) for c in codes])
 
     def scan_hits(self, before: Context, hits: Sequence[Hit], after: Context, file: str | None,
                   context: bool) -> str:
@@ -206,8 +208,8 @@ class JsonFormat(Format):
 class MarkdownFormat(Format):
     """Markdown (for issues and chat): cards with per-API tables, code tables, one row per hit."""
 
-    def __init__(self, lang: str, color: bool = False) -> None:
-        super().__init__(lang, color)
+    def __init__(self, lang: str, color: bool = False, registry: Registry | None = None) -> None:
+        super().__init__(lang, color, registry)
         self._scan_started = False
 
     def lookup(self, found: Found) -> str:
@@ -252,7 +254,7 @@ class MarkdownFormat(Format):
 FORMATS: Mapping[str, type[Format]] = {"text": TextFormat, "json": JsonFormat, "markdown": MarkdownFormat}
 
 
-def formatter(name: str, lang: str, color: bool) -> Format:
+def formatter(name: str, lang: str, color: bool, registry: Registry | None = None) -> Format:
     """A fresh :class:`Format` for ``--format name`` (one per run: markdown scans keep state)."""
-    return FORMATS[name](lang, color)
+    return FORMATS[name](lang, color, registry)
 

@@ -99,7 +99,7 @@ class CardResult(Result):
         return MappingProxyType({v.api: v.name for v in self.code.views})
 
     @property
-    def value(self) -> int:
+    def value(self) -> int | None:
         return self.code.value
 
     @property
@@ -329,7 +329,7 @@ class ScanResult(Result):
 
     def report_lines(self) -> list[str]:
         """First failure per process and other layers' numbers (scan/report.py), one line each."""
-        from ..registry.layout import FAMILY_LABELS
+        from ..render.labels import family_label
         from ..scan.report import Report
 
         report = Report()
@@ -337,7 +337,7 @@ class ScanResult(Result):
             report.add("", h)
         out = [f"first failure: line {f['line']} {f['name']}" + (f" (process {f['process']})" if f["process"] else "")
                for f in report.first_failures()]
-        out += [f"{FAMILY_LABELS.get(fam, fam)} (not LLM DataDist): "
+        out += [f"{family_label(fam)} (not LLM DataDist): "
                 + ", ".join(f"{n} × {name}" for name, n in c.items()) for fam, c in report.other.items()]
         return out
 

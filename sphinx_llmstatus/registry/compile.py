@@ -1,43 +1,42 @@
-"""Write ``data/registry.json``, the pre-parsed copy of ``data/registry.toml``,
-and ``data/model.marshal``, the model built and checked from it.
+"""Write ``data/registry.json``: the packaged registry built and checked (:mod:`.store`).
 
-Run ``python -m sphinx_llmstatus.registry.compile`` after editing the TOML
-(``make registry`` does it; a test fails while the copy is stale). The loader
-ignores stale copies, so forgetting costs start-up time, never correctness.
+Run ``python -m sphinx_llmstatus.registry.compile`` after editing a packaged
+TOML file (``make registry`` does it); ``--check`` exits 1 when the file is
+stale (CI runs it; a test does too). A stale copy is never used, it only
+costs start-up time.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
-from . import compiled
-from .loader import COMPILED_NAME, DATA_DIR, _read_bytes, checksum, load_registry, packaged_registry_path, parse_toml
+from . import store
+from .loader import COMPILED_NAME, DATA_DIR, load_registry, packaged_checksums
 
 
 def compiled_text() -> str:
-    """The JSON text that ``registry.json`` must hold for the current TOML."""
-    path = packaged_registry_path()
-    data = _read_bytes(path)
-    document = parse_toml(path, data)
-    return json.dumps({"toml_crc32": checksum(data), "document": document},
-                      ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    """The text ``registry.json`` must hold for the current TOML files."""
+    registry = load_registry(packaged=True)  # raises for a broken registry: never store one
+    return store.dumps(registry, packaged_checksums())
 
 
-def model_bytes() -> bytes:
-    """The bytes ``model.marshal`` must hold: the registry built and checked from the TOML."""
-    registry = load_registry(packaged=True)  # raises for a broken registry: never compile one
-    return compiled.dumps(registry, checksum(_read_bytes(packaged_registry_path())))
-
-
-def main() -> int:
-    outputs = {compiled.MODEL_NAME: model_bytes(), COMPILED_NAME: compiled_text().encode("utf-8")}
-    for name, data in outputs.items():
-        target = os.path.join(DATA_DIR, name)
-        with open(target, "wb") as fh:
-            fh.write(data)
-        print(f"wrote {target}", file=sys.stderr)
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    target = os.path.join(DATA_DIR, COMPILED_NAME)
+    text = compiled_text()
+    if "--check" in args:
+        try:
+            with open(target, encoding="utf-8") as fh:
+                fresh = fh.read() == text
+        except OSError:
+            fresh = False
+        if not fresh:
+            print(f"{target} is stale: run `make registry`", file=sys.stderr)
+        return 0 if fresh else 1
+    with open(target, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    print(f"wrote {target}", file=sys.stderr)
     return 0
 
 

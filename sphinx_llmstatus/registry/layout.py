@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from .model import LLM_CODE_BASE, LLM_CODE_MASK, _Record
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .model import Family, Registry
+
 #: (field, bit width), most significant first; the widths add up to 32.
 FIELDS: tuple[tuple[str, int], ...] = (
     ("runtime", 2), ("type", 2), ("level", 3), ("sysid", 8), ("modid", 5), ("value", 12),
@@ -23,67 +27,6 @@ KNOWN = {
     "sysid": {8: "GE"},
     "modid": {11: "LLM engine"},
 }
-#: Other numbers that appear in the same logs and must never be read as LLM
-#: DataDist codes: HIXL/ADXL statuses and ACL runtime codes (FACTS.md). The
-#: ACL runtime ranges are those of ``hicann/runtime``
-#: ``include/external/acl/error_codes/rt_error_codes.h`` (107xxx parameter,
-#: 207xxx resource, 507xxx internal errors).
-NEIGHBOUR_FAMILIES: tuple[tuple[range, str], ...] = (
-    (range(103900, 103906), "HIXL/ADXL status"),
-    (range(203900, 203901), "HIXL/ADXL status"),
-    (range(503900, 503901), "HIXL/ADXL status"),
-    (range(107000, 108000), "ACL runtime error"),
-    (range(207000, 208000), "ACL runtime error"),
-    (range(507000, 508000), "ACL runtime error"),
-)
-#: Machine names of the code families a number in a log can belong to.
-FAMILY_KEYS = {"HIXL/ADXL status": "hixl", "ACL runtime error": "acl_runtime", "HCCL error number": "hccl"}
-#: Display names of the families (``family`` in scan JSON is the key).
-FAMILY_LABELS = {
-    "llm_datadist": "LLM DataDist", "ge": "GE", "acl_runtime": "ACL runtime", "hccl": "HCCL",
-    "hixl": "HIXL/ADXL",
-}
-
-#: HCCL's error numbers, as its logs print them (``errNo[0x0000000005000007]``):
-#: ``(reserved << 32) + (module 5 << 24) + (sub-module << 16) + HcclResult``
-#: (``HCCL_ERROR_CODE``/``HCOM_ERROR_CODE`` in ``src/pub_inc/log.h`` of the
-#: HCCL/HCOMM sources; the ``HcclResult`` values are in ``hccl_types.h``,
-#: ``hicann/hccl`` ``docs/api/context/HcclResult.md``).
-HCCL_MODULE_ID = 5
-HCCL_SUB_MODULES = {0: "HCCL", 1: "HCOM", 2: "CLTM", 3: "CUSTOM_OP"}
-HCCL_RESULTS = (
-    "HCCL_SUCCESS", "HCCL_E_PARA", "HCCL_E_PTR", "HCCL_E_MEMORY", "HCCL_E_INTERNAL", "HCCL_E_NOT_SUPPORT",
-    "HCCL_E_NOT_FOUND", "HCCL_E_UNAVAIL", "HCCL_E_SYSCALL", "HCCL_E_TIMEOUT", "HCCL_E_OPEN_FILE_FAILURE",
-    "HCCL_E_TCP_CONNECT", "HCCL_E_ROCE_CONNECT", "HCCL_E_TCP_TRANSFER", "HCCL_E_ROCE_TRANSFER", "HCCL_E_RUNTIME",
-    "HCCL_E_DRV", "HCCL_E_PROFILING", "HCCL_E_CCE", "HCCL_E_NETWORK", "HCCL_E_AGAIN", "HCCL_E_REMOTE",
-    "HCCL_E_SUSPENDING",
-)
-
-#: The numbers several layers share, read in a family other than LLM DataDist:
-#: ``(family, value) -> (name, meaning en, meaning zh)``. ``0xFFFFFFFF`` is
-#: GE's generic ``FAILED`` (``hicann/metadef`` ``inc/external/ge_common/ge_api_error_codes.h``)
-#: and the -1 any C call returns as unsigned; 507053/507057 are ACL runtime
-#: codes (``rt_error_codes.h``) that the Python ``LLMStatusCode`` re-exports.
-SHARED_READINGS: dict[tuple[str, int], tuple[str, str, str]] = {
-    ("ge", 0xFFFFFFFF): ("ge::FAILED", "GE's generic failure: some GE step failed (an operator, model "
-                         "loading, a graph); the lines before it say which.",
-                         "GE 的通用失败：GE 的某一步（算子、模型加载、图）失败，前面几行说明是哪一步。"),
-    ("hccl", 0xFFFFFFFF): ("-1 (failed)", "A call made by HCCL returned -1 (generic failure); the HCCL "
-                           "lines around it say which call.",
-                           "HCCL 调用的某个接口返回 -1（通用失败）；附近的 HCCL 日志说明是哪个调用。"),
-    ("acl_runtime", 0xFFFFFFFF): ("-1 (failed)", "A runtime call returned -1 (generic failure).",
-                                  "某个 runtime 调用返回 -1（通用失败）。"),
-    ("hixl", 0xFFFFFFFF): ("-1 (failed)", "A HIXL/ADXL call returned -1 (generic failure).",
-                           "某个 HIXL/ADXL 调用返回 -1（通用失败）。"),
-    ("acl_runtime", 507053): ("ACL_ERROR_RT_DEVICE_MEM_ERROR", "Device memory UCE: an uncorrectable memory "
-                              "error at a virtual address of this device (hardware).",
-                              "设备内存 UCE：本设备某虚拟地址出现不可纠正的内存错误（硬件）。"),
-    ("acl_runtime", 507057): ("ACL_ERROR_RT_SUSPECT_REMOTE_ERROR", "The remote device's memory may be faulty, "
-                              "or this device accessed memory out of bounds.",
-                              "对端设备内存可能故障，或本设备内存访问越界。"),
-}
-
-
 class GeErrorLayout(_Record):
     """The six fields of a 32-bit GE error number (all ints)."""
 
@@ -133,29 +76,31 @@ def has_llm_layout(number: int) -> bool:
     return 0 <= number <= 0xFFFFFFFF and (number & LLM_CODE_MASK) == LLM_CODE_BASE
 
 
-def neighbour_family(number: int) -> str | None:
-    """Name of the neighbouring code family ``number`` belongs to, if any.
+def neighbour_family(number: int, registry: Registry) -> Family | None:
+    """The neighbouring family ``number`` belongs to, if any: HIXL/ADXL statuses and ACL runtime
+    codes by their value ranges, HCCL error numbers by their own form (``0x05000007``)."""
+    return registry.family_of_number(number)
 
-    HIXL/ADXL statuses and ACL runtime codes by value range; HCCL error
-    numbers by their form (module 5 in bits 24-31, a known sub-module and an
-    ``HcclResult`` value, e.g. ``0x05000007``), which is not a GE layout.
-    """
-    for rng, label in NEIGHBOUR_FAMILIES:
-        if number in rng:
-            return label
-    if hccl_error(number) is not None:
-        return "HCCL error number"
+
+def family_error_number(number: int, registry: Registry) -> tuple[Family, int, str] | None:
+    """``(family, value, sub-module)`` of ``number`` read as a family's own error-number form
+    (HCCL's ``0x0500000C``: ``HcclResult`` 12, sub-module HCCL), else None."""
+    for family in registry.families.values():
+        found = family.error_number(number)
+        if found is not None:
+            return family, found[0], found[1]
     return None
 
 
-def hccl_error(number: int) -> str | None:
-    """``HCCL_E_UNAVAIL, sub-module HCCL`` for an HCCL error number such as ``0x05000007``, else None."""
-    if not 0 <= number <= 0xFFFFFFFF or number >> 24 != HCCL_MODULE_ID:
+def hccl_error(number: int, registry: Registry) -> str | None:
+    """``HCCL_E_UNAVAIL, sub-module HCCL`` for an error number such as ``0x05000007`` whose value is
+    a code of its family, else None."""
+    found = family_error_number(number, registry)
+    if found is None:
         return None
-    sub, result = (number >> 16) & 0xFF, number & 0xFFFF
-    if sub not in HCCL_SUB_MODULES or not 0 < result < len(HCCL_RESULTS):
-        return None
-    return f"{HCCL_RESULTS[result]}, sub-module {HCCL_SUB_MODULES[sub]}"
+    family, value, sub = found
+    code = registry.by_family_value(family.key, value)
+    return f"{code.name}, sub-module {sub}" if code is not None and value else None
 
 
 def is_ge_number(number: int) -> bool:

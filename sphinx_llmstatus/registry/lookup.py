@@ -13,8 +13,12 @@ Accepted forms (case-insensitive where letters appear):
   zeros are ignored (``0000001343270921``);
 * a name pasted with spaces for underscores (``LLM LINK FAILED``, from an
   issue title), when its words are not codes on their own;
-* the constants of the Python binding, ``llm_datadist_wrapper.kLinKFailed``
-  (:data:`PYBIND_CONSTANTS`).
+* another library's spelling of a code (the registry's ``[[spelling]]``
+  rows): the pybind constants ``llm_datadist_wrapper.kLinKFailed``, MindSpore
+  Lite's exception classes ``mindspore_lite.llm_engine.LLMOutOfMemory``;
+* a neighbouring layer's code: a HIXL/ADXL status (``103900``,
+  ``hixl::PARAM_INVALID``), an HCCL error number (``0x0000000005000007``)
+  or ``HcclResult`` name, an ACL runtime code.
 
 A name with a letter from another script that looks Latin (Cyrillic ``І``,
 Greek ``Ο``) is refused with the foreign character named.
@@ -25,9 +29,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .layout import GeErrorLayout, decode_layout, has_llm_layout, hccl_error, is_ge_number, neighbour_family
+from .layout import GeErrorLayout, decode_layout, family_error_number, has_llm_layout, is_ge_number
 from .loader import default_registry
-from .model import LANGS, Registry, StatusCode, _Record
+from .model import LANGS, LLM_DATADIST, Registry, StatusCode, _Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -40,43 +44,6 @@ _QUALIFIED_RE = r"^(?:[A-Za-z_][A-Za-z0-9_]*(?:\.|::))+([A-Za-z][A-Za-z0-9_]*)$"
 _HEX_RE = r"^(?:0[xX])?([0-9A-Fa-f]+)[uU]?$"
 _SIGNED_HEX_RE = r"^([+-])0[xX]([0-9A-Fa-f]+)[uU]?$"
 _NAME_WORDS_RE = r"^[A-Za-z0-9]+(?:[\s_-]+[A-Za-z0-9]+)+$"
-
-#: The status-code constants of the pybind11 module ``llm_datadist_wrapper``
-#: (``BindStatusCodes`` in hicann/hixl ``src/python/llm_wrapper/llm_wrapper_v2.cc``),
-#: with the code each is bound to. Spellings kept as the file has them
-#: (``kLinKFailed``); looked up without regard to case.
-PYBIND_CONSTANTS = {
-    "kSuccess": "LLM_SUCCESS",
-    "kFailed": "LLM_FAILED",
-    "kParamInvalid": "LLM_PARAM_INVALID",
-    "kLLMWaitProcessTimeOut": "LLM_WAIT_PROC_TIMEOUT",
-    "kLLMKVCacheNotExist": "LLM_KV_CACHE_NOT_EXIST",
-    "kLLMRepeatRequest": "LLM_REPEAT_REQUEST",
-    "kLLMRequestAlreadyCompleted": "LLM_REQUEST_ALREADY_COMPLETED",
-    "kLLMEngineFinalized": "LLM_ENGINE_FINALIZED",
-    "kLLMNotYetLink": "LLM_NOT_YET_LINK",
-    "kAlreadyLink": "LLM_ALREADY_LINK",
-    "kLinKFailed": "LLM_LINK_FAILED",
-    "kUnlinkFailed": "LLM_UNLINK_FAILED",
-    "kNotifyPromptUnlinkFailed": "LLM_NOTIFY_PROMPT_UNLINK_FAILED",
-    "kLLMClusterNumExceedLimit": "LLM_CLUSTER_NUM_EXCEED_LIMIT",
-    "kProcessingLink": "LLM_PROCESSING_LINK",
-    "kDeviceOutOfMemory": "LLM_DEVICE_OUT_OF_MEMORY",
-    "kPrefixAlreadyExist": "LLM_PREFIX_ALREADY_EXIST",
-    "kPrefixNotExist": "LLM_PREFIX_NOT_EXIST",
-    "kLLMSeqLenOverLimit": "LLM_SEQ_LEN_OVER_LIMIT",
-    "kLLMNoFreeBlock": "LLM_NO_FREE_BLOCK",
-    "kLLMBlocksOutOfMemory": "LLM_BLOCKS_OUT_OF_MEMORY",
-    "kLLMExistLink": "LLM_EXIST_LINK",
-    "kLLMFeatureNotEnabled": "LLM_FEATURE_NOT_ENABLED",
-    "kLLMTimeout": "LLM_TIMEOUT",
-    "kLLMLinkBusy": "LLM_LINK_BUSY",
-    "kLLMOutOfMemory": "LLM_OUT_OF_MEMORY",
-    "kLLMDeviceMemError": "ACL_ERROR_RT_DEVICE_MEM_ERROR",
-    "kLLMSuspectRemoteError": "ACL_ERROR_RT_SUSPECT_REMOTE_ERROR",
-}
-_PYBIND_BY_FOLDED = {k.casefold(): v for k, v in PYBIND_CONSTANTS.items()}
-
 
 class Match(_Record):
     """One meaning of a lookup query: ``code`` and how the query was read (``reading``)."""
@@ -95,7 +62,8 @@ class UnknownStatusCode(LookupError):
     ``query`` is the input as given; ``suggestions`` holds up to three close
     code names (possibly empty). For numbers, ``value`` is the number and
     ``layout`` its GE error-number fields (None when it does not fit 32 bits);
-    ``family`` names a neighbouring code family it belongs to, if any.
+    ``family`` names a neighbouring code family it belongs to, if any, and
+    ``detail`` what that family calls it (``HCCL_E_UNAVAIL, sub-module HCCL``).
     """
 
     def __init__(
@@ -106,9 +74,10 @@ class UnknownStatusCode(LookupError):
         value: int | None = None,
         layout: GeErrorLayout | None = None,
         family: str | None = None,
+        detail: str | None = None,
     ):
         self.query, self.suggestions = query, suggestions
-        self.value, self.layout, self.family = value, layout, family
+        self.value, self.layout, self.family, self.detail = value, layout, family, detail
         super().__init__(self.reason())
 
     @property
@@ -130,8 +99,7 @@ class UnknownStatusCode(LookupError):
             if self.is_llm_layout and self.layout is not None:
                 msg = f"{shown} has the LLM DataDist layout but is not a known code ({self.layout.describe()})"
             elif self.family:
-                hccl = hccl_error(self.value)
-                what = f"an HCCL error number ({hccl})" if hccl else f"a {self.family} code"
+                what = f"a {self.family} error number ({self.detail})" if self.detail else f"a {self.family} code"
                 msg = f"{shown} is {what}, not an LLM DataDist status code"
             elif self.layout is not None:
                 msg = f"{shown} is not an LLM DataDist status code (GE layout: {self.layout.describe()})"
@@ -192,20 +160,30 @@ def lookup(query: str, registry: Registry | None = None) -> tuple[Match, ...]:
     if not text:
         raise UnknownStatusCode(query)
 
+    family = None
     m = re.match(_REPR_RE, text) if text.startswith("<") else None
     if m:
         text = m.group(1)
     else:
         q = re.match(_QUALIFIED_RE, text) if ("." in text or ":" in text) else None
         if q and not re.match(_HEX_RE, text):
+            family = _namespace_family(text[: -len(q.group(1))], reg)
             text = q.group(1)
 
     code = reg.get(text)
-    if code is not None:
+    if code is not None and family in (None, code.family):
         return (Match(code, _name_reading(code, text)),)
-    pybind = _PYBIND_BY_FOLDED.get(text.casefold())
-    if pybind is not None and pybind in reg:
-        return (Match(reg[pybind], "pybind constant"),)
+    if family is not None:  # hixl::FAILED: the name within that family's codes
+        for candidate in reg.in_family(family):
+            view = next((v for v in candidate.views if v.name == text.upper()), None)
+            if view is not None:
+                api = "cpp" if "::" in query else "python"
+                view = candidate.view(api) or view
+                return (Match(candidate, f"{'C++' if view.api == 'cpp' else 'Python'} name"),)
+        code = None
+    bound = reg.by_spelling(text)
+    if bound is not None:
+        return (Match(bound[0], f"{bound[1].binding} name"),)
     code = _spaced_name(text, reg)
     if code is not None:
         return (Match(code, "name"),)
@@ -220,14 +198,28 @@ def lookup(query: str, registry: Registry | None = None) -> tuple[Match, ...]:
     raise UnknownStatusCode(query, suggest(text, reg))
 
 
+def _namespace_family(qualifier: str, reg: Registry) -> str | None:
+    """The family whose namespace ``qualifier`` (``hixl::``, ``adxl.``) names, if any."""
+    namespace = qualifier.rstrip(":.").rsplit(":", 1)[-1].rsplit(".", 1)[-1].lower()
+    for family in reg.families.values():
+        if namespace in family.namespaces:
+            return family.key
+    return None
+
+
 def _spaced_name(text: str, reg: Registry) -> StatusCode | None:
     """The code named by ``LLM LINK FAILED`` (spaces or hyphens for underscores), when no word is a code."""
     if not (any(c.isspace() or c == "-" for c in text) and re.match(_NAME_WORDS_RE, text)):
         return None
     words = re.split(r"[\s_-]+", text)
-    if any(reg.get(w) is not None or _parse_number(w) is not None for w in words):
+    # Words that are LLM DataDist codes on their own (another layer's generic FAILED is no reason).
+    if any(_own(reg.get(w)) or _parse_number(w) is not None for w in words):
         return None
     return reg.get("_".join(words))
+
+
+def _own(code: StatusCode | None) -> bool:
+    return code is not None and code.family == LLM_DATADIST
 
 
 def _name_reading(code: StatusCode, text: str) -> str:
@@ -276,6 +268,12 @@ def _lookup_number(text: str, number: int, reg: Registry) -> tuple[Match, ...]:
         as_hex = reg.by_value(int(text, 16))
         if as_hex is not None:
             matches.append(Match(as_hex, "hex"))
+    if not matches and 0 <= number <= 0xFFFFFFFF:
+        found = family_error_number(number, reg)  # HCCL's errNo[0x0000000005000007]
+        if found is not None and found[1]:
+            family_code = reg.by_family_value(found[0].key, found[1])
+            if family_code is not None:
+                matches.append(Match(family_code, f"{found[0].label.en} error number (sub-module {found[2]})"))
     if matches:
         return tuple(matches)
     unsigned_value = number & 0xFFFFFFFF if -(2**31) <= number < 0 else number
@@ -284,11 +282,17 @@ def _lookup_number(text: str, number: int, reg: Registry) -> tuple[Match, ...]:
     suggestions: tuple[str, ...] = ()
     if layout is not None and has_llm_layout(unsigned_value):
         near = sorted(
-            (c for c in reg if c.is_llm_layout), key=lambda c: abs(c.value - unsigned_value)
+            (c for c in reg if c.is_llm_layout), key=lambda c: abs((c.value or 0) - unsigned_value)
         )[:3]
         suggestions = tuple(c.name for c in near)
+    neighbour = reg.family_of_number(number)
+    detail = None
+    found = family_error_number(number, reg)
+    if found is not None:
+        detail = f"value {found[1]}, sub-module {found[2]}"
     raise UnknownStatusCode(
-        text, suggestions, value=number, layout=layout, family=neighbour_family(number)
+        text, suggestions, value=number, layout=layout, family=neighbour.label.en if neighbour else None,
+        detail=detail,
     )
 
 
@@ -303,7 +307,9 @@ def suggest(text: str, registry: Registry | None = None, limit: int = 3) -> tupl
     spellings = {s.upper(): reg[s].name for s in reg.spellings}
     # Compare without the LLM_ prefix every code shares: with it, any word
     # looks half-similar to every code ("nonsense" ~ LLM_SUCCESS).
-    bare = {s.removeprefix("LLM_"): s for s in spellings}
+    bare: dict[str, str] = {}
+    for spelled in spellings:  # LLM DataDist's first: LLM_TIMEOUTT suggests LLM_TIMEOUT, not HIXL's TIMEOUT
+        bare.setdefault(spelled.removeprefix("LLM_"), spelled)
     probe = up.removeprefix("LLM_")
     out: list[str] = []
     for hit in difflib.get_close_matches(probe, list(bare), n=limit * 2, cutoff=0.6):
@@ -323,9 +329,12 @@ def filter_codes(
     api: str | Iterable[str] | None = None,
     recoverable: str | None = None,
     documented: bool = False,
+    family: str | None = LLM_DATADIST,
 ) -> list[StatusCode]:
     """The codes, in order, that pass every filter given.
 
+    ``family``: only the codes of that family (LLM DataDist's by default; None:
+    every family's).
     ``api``: ``"python"``, ``"cpp"`` or several; a code passes if one of those
     APIs has it (None: any API). ``documented``: only the views whose vendor
     page has a row count. ``recoverable`` (``"yes"``, ``"no"``...): one of the
@@ -335,6 +344,8 @@ def filter_codes(
     apis = None if api is None else ((api,) if isinstance(api, str) else tuple(api))
     out = []
     for code in codes:
+        if family is not None and code.family != family:
+            continue
         views = [v for v in code.views if apis is None or v.api in apis]
         if documented:
             views = [v for v in views if v.documented]

@@ -30,6 +30,8 @@ LANGS: tuple[Lang, ...] = ("en", "zh")
 #: a 12-bit value (runtime=1, type=1, level=0, sysid=8 GE, modid=11 LLM engine).
 LLM_CODE_BASE = 0x5010B000
 LLM_CODE_MASK = 0xFFFFF000
+#: The key of LLM DataDist's own family; every other family is a neighbouring layer.
+LLM_DATADIST = "llm_datadist"
 
 
 class _Record:
@@ -83,8 +85,6 @@ class Text(_Record):
 #: What a source is: a vendor documentation page, an upstream source file, or a
 #: public issue / pull request / discussion thread.
 SOURCE_KINDS: tuple[str, ...] = ("page", "source", "issue")
-#: Frameworks that causes, framework notes and symptoms may name (``api`` is the plain API).
-FRAMEWORKS: tuple[str, ...] = ("vllm-ascend", "mindie", "xllm", "omni-npu", "sglang", "api")
 #: Kinds of :class:`Setting`.
 SETTING_KINDS: tuple[str, ...] = ("option", "config", "env", "framework")
 #: What a code's ``differs`` list may say about its two vendor pages (see :attr:`StatusCode.disagreements`).
@@ -96,20 +96,198 @@ class Source(_Record):
 
     ``api`` is None when the source covers both APIs (an issue thread, a
     framework's file); ``version`` names the page or release the facts come
-    from (``"CANN 8.0.RC3"``), when known.
+    from (``"CANN 8.0.RC3"``), when known. ``lines`` is set on a citation of
+    some lines of a file (``"L255-L260"``, cited as ``key#L255-L260``): ``url``
+    then points at them.
     """
 
-    __slots__ = ("key", "api", "kind", "title", "url", "version")
+    __slots__ = ("key", "api", "kind", "title", "url", "version", "lines")
     key: str
     api: Api | None
     kind: Literal["page", "source", "issue"]
     title: Text
     url: str
     version: str | None
+    lines: str | None
+
+    @property
+    def citation(self) -> str:
+        """How the registry cites it: ``key`` or ``key#L255-L260``."""
+        return f"{self.key}#{self.lines}" if self.lines else self.key
+
+    def at(self, lines: str) -> Source:
+        """This source cited at ``lines`` (``"L255-L260"``): the same source, its URL pointing there."""
+        return Source(key=self.key, api=self.api, kind=self.kind, title=self.title,
+                      url=f"{self.url.split('#', 1)[0]}#{lines}", version=self.version, lines=lines)
+
+
+class Family(_Record):
+    """A layer whose codes appear in KV-transfer logs (``llm_datadist``, ``hixl``, ``hccl``...).
+
+    ``namespaces`` are the qualifiers of its constants (``hixl::PARAM_INVALID``),
+    ``log_modules`` the plog module tags of its lines (``HCCL(``), ``ranges`` the
+    ``(low, high)`` values that are its numbers in a log; ``context_words`` words
+    only its own lines hold (LLM DataDist's calls, enum and package); ``module``
+    and ``sub_modules`` describe an error-number form of its own (HCCL's
+    ``errNo[0x0000000005000007]``: module in bits 24-31, sub-module in 16-23, the
+    code's value below), None and () for families whose numbers are the values.
+    ``string_codes`` is True for a family whose codes are strings (MindIE);
+    ``python_prefix`` and ``cpp_prefix`` what each API writes before a name.
+    """
+
+    __slots__ = ("key", "label", "about", "sources", "namespaces", "log_modules", "ranges", "context_words",
+                 "module", "sub_modules", "string_codes", "python_prefix", "cpp_prefix")
+    _defaults = {"namespaces": (), "log_modules": (), "ranges": (), "context_words": (), "sub_modules": (),
+                 "string_codes": False, "python_prefix": "", "cpp_prefix": ""}
+    key: str
+    label: Text
+    about: Text
+    sources: tuple[Source, ...]
+    namespaces: tuple[str, ...]
+    log_modules: tuple[str, ...]
+    ranges: tuple[tuple[int, int], ...]
+    context_words: tuple[str, ...]
+    module: int | None
+    sub_modules: tuple[str, ...]
+    string_codes: bool
+    python_prefix: str
+    cpp_prefix: str
+
+    def spelled(self, view: ApiView) -> str:
+        """How ``view``'s API writes the code in source (``LLMStatusCode.LLM_LINK_FAILED``, ``hixl::FAILED``)."""
+        return (self.python_prefix if view.api == "python" else self.cpp_prefix) + view.name
+
+    def holds(self, value: int) -> bool:
+        """True when ``value`` is one of this family's numbers (its ``ranges``)."""
+        return any(low <= value <= high for low, high in self.ranges)
+
+    def error_number(self, number: int) -> tuple[int, str] | None:
+        """``(value, sub-module)`` of ``number`` read as this family's own error-number form, else None."""
+        if self.module is None or not 0 <= number <= 0xFFFFFFFF or number >> 24 != self.module:
+            return None
+        sub = (number >> 16) & 0xFF
+        return (number & 0xFFFF, self.sub_modules[sub]) if sub < len(self.sub_modules) else None
+
+
+class Framework(_Record):
+    """A framework (or the plain API, ``api``) that causes, notes and symptoms name by ``key``."""
+
+    __slots__ = ("key", "label", "sources")
+    _defaults = {"sources": ()}
+    key: str
+    label: Text
+    sources: tuple[Source, ...]
+
+
+class Engine(_Record):
+    """One implementation of LLM DataDist (``ge``: KvCacheManager mode; ``hixl``: CacheManager mode...).
+
+    ``modes`` are the manager modes it serves; ``about`` how a reader tells it is theirs.
+    """
+
+    __slots__ = ("key", "label", "about", "sources", "modes")
+    _defaults = {"modes": ()}
+    key: str
+    label: Text
+    about: Text
+    sources: tuple[Source, ...]
+    modes: tuple[str, ...]
+
+
+class Binding(_Record):
+    """A library that spells codes its own way: a pybind module, MindSpore Lite's exception classes...
+
+    ``qualifier`` may precede a spelling (``mindspore_lite.llm_engine.LLMOutOfMemory``).
+    """
+
+    __slots__ = ("key", "label", "sources", "qualifier")
+    key: str
+    label: Text
+    sources: tuple[Source, ...]
+    qualifier: str | None
+
+
+class Spelling(_Record):
+    """One binding's name for a code (``kLinKFailed``, ``LLMOutOfMemory``); ``code`` is the canonical name.
+
+    ``message`` is the fixed text the binding's exception carries, when it has one.
+    """
+
+    __slots__ = ("code", "binding", "name", "sources", "message")
+    code: str
+    binding: str
+    name: str
+    sources: tuple[Source, ...]
+    message: str | None
+
+
+class Returns(_Record):
+    """Which calls one engine returns a code from (``never``: it does not return it at all).
+
+    ``folded_into`` names the code the engine reports instead, ``message`` the
+    fixed text it logs or raises with it.
+    """
+
+    __slots__ = ("code", "engine", "sources", "calls", "message", "never", "folded_into")
+    _defaults = {"calls": (), "never": False}
+    code: str
+    engine: str
+    sources: tuple[Source, ...]
+    calls: tuple[str, ...]
+    message: str | None
+    never: bool
+    folded_into: str | None
+
+
+class SharedReading(_Record):
+    """A number several layers share, read in ``family`` (``0xFFFFFFFF`` is GE's ``FAILED``, HCCL's -1...).
+
+    ``default`` marks the family such a number belongs to when its line names none.
+    """
+
+    __slots__ = ("family", "value", "name", "meaning", "sources", "default")
+    _defaults = {"default": False}
+    family: str
+    value: int
+    name: str
+    meaning: Text
+    sources: tuple[Source, ...]
+    default: bool
+
+
+class LogSample(_Record):
+    """A log line with what its :class:`LogFormat` must read from it (``""``: nothing)."""
+
+    __slots__ = ("line", "module", "process", "api")
+    _defaults = {"module": "", "process": "", "api": ""}
+    line: str
+    module: str
+    process: str
+    api: str
+
+
+class LogFormat(_Record):
+    """How a log line's start names who wrote it: a plog's ``[ERROR] GE(1254,python):``, vLLM's ``(pid=7)``.
+
+    ``pattern`` is a bounded regular expression (no unbounded or nested repeats,
+    back-references or look-around) with the named groups ``module``, ``pid``,
+    ``name`` and ``extra``; the process is shown as ``pid (name extra)``. ``api``
+    is the API every such line implies, ``api_names`` the process names that imply
+    the Python API. ``samples`` are real lines with what must be read from them.
+    """
+
+    __slots__ = ("id", "pattern", "sources", "samples", "api", "api_names")
+    _defaults = {"samples": (), "api_names": ()}
+    id: str
+    pattern: str
+    sources: tuple[Source, ...]
+    samples: tuple[LogSample, ...]
+    api: str | None
+    api_names: tuple[str, ...]
 
 
 class AppliesTo(_Record):
-    """Where a :class:`Cause` applies: frameworks (from :data:`FRAMEWORKS`), manager
+    """Where a :class:`Cause` applies: frameworks (keys of :attr:`Registry.frameworks`), manager
     modes (``CacheManager``...) and a free-text version range; empty means "any"."""
 
     __slots__ = ("frameworks", "modes", "versions")
@@ -213,6 +391,33 @@ SYMPTOM_PATTERN_MIN = 8
 SYMPTOM_PATTERN_MAX = 200
 
 
+#: What an automation may do about a code (NVIDIA's Xid catalog gives an immediate and an
+#: investigatory action per error): ``raise-setting`` names a setting, ``fix-config`` a field.
+ACTIONS: tuple[str, ...] = ("none", "retry", "relink", "raise-setting", "free-or-resize-pool", "fix-config",
+                            "restart-process", "collect-and-escalate")
+
+
+class Action(_Record):
+    """What to do about a code in one API: ``immediate`` (now) and ``investigate`` (then), from
+    :data:`ACTIONS`; ``setting`` or ``field`` names what ``raise-setting`` or ``fix-config`` means."""
+
+    __slots__ = ("immediate", "investigate", "sources", "setting", "field")
+    immediate: str
+    investigate: str
+    sources: tuple[Source, ...]
+    setting: str | None
+    field: str | None
+
+
+class Becomes(_Record):
+    """How an upper layer reports a code: ``code`` (canonical name) through ``via`` (a function or path)."""
+
+    __slots__ = ("code", "via", "sources")
+    code: str
+    via: str
+    sources: tuple[Source, ...]
+
+
 class ApiView(_Record):
     """What one API (Python or C++) says about one status code.
 
@@ -225,7 +430,7 @@ class ApiView(_Record):
     """
 
     __slots__ = ("api", "name", "documented", "source", "recoverable", "meaning", "remedy",
-                 "functions", "options", "modes", "causes", "readings")
+                 "functions", "options", "modes", "causes", "readings", "action")
     _defaults = {"functions": (), "options": (), "modes": (), "causes": (), "readings": ()}
     api: Api
     name: str
@@ -239,6 +444,7 @@ class ApiView(_Record):
     modes: tuple[str, ...]
     causes: tuple[Cause, ...]
     readings: tuple[Reading, ...]
+    action: Action | None
 
     @property
     def api_names(self) -> tuple[str, ...]:
@@ -251,17 +457,21 @@ class StatusCode(_Record):
 
     ``value`` is the number as the API returns it: a ``uint32`` for C++ codes
     (``0xFFFFFFFF`` for ``LLM_FAILED``), ``-1`` for the Python-only
-    ``LLM_UNKNOWN_ERROR``. ``name`` is the canonical spelling: the C++ constant
-    where there is one, else the Python member. ``settings`` are the settings
-    that govern the code, ``frameworks`` what common frameworks do with it.
+    ``LLM_UNKNOWN_ERROR``, None for a code that is a string (MindIE's
+    ``MIE05E01001A``). ``name`` is the canonical spelling: the C++ constant
+    where there is one, else the Python member. ``family`` is the layer the code
+    belongs to (a key of :attr:`Registry.families`). ``settings`` are the settings
+    that govern the code, ``frameworks`` what common frameworks do with it,
+    ``becomes`` how upper layers report it.
     Hashing and equality are by identity: a registry holds one object per code.
     """
 
     __slots__ = ("name", "value", "python", "cpp", "related", "aliases", "note", "settings", "frameworks",
-                 "differs")
-    _defaults = {"related": (), "aliases": (), "settings": (), "frameworks": (), "differs": ()}
+                 "differs", "family", "becomes")
+    _defaults = {"related": (), "aliases": (), "settings": (), "frameworks": (), "differs": (),
+                 "family": "llm_datadist", "becomes": ()}
     name: str
-    value: int
+    value: int | None
     python: ApiView | None
     cpp: ApiView | None
     related: tuple[str, ...]
@@ -270,6 +480,8 @@ class StatusCode(_Record):
     settings: tuple[Setting, ...]
     frameworks: tuple[FrameworkNote, ...]
     differs: tuple[str, ...]
+    family: str
+    becomes: tuple[Becomes, ...]
 
     __eq__ = object.__eq__
     __hash__ = object.__hash__
@@ -277,18 +489,20 @@ class StatusCode(_Record):
     @property
     def hex(self) -> str | None:
         """``0x5010B009`` style (8 upper-case digits), or None for negative values."""
-        return f"0x{self.value:08X}" if self.value >= 0 else None
+        return f"0x{self.value:08X}" if self.value is not None and self.value >= 0 else None
 
     @property
     def short_hex(self) -> str | None:
         """Hex without padding, as the vendor headers write it (``0x0``, ``0x7BCAD``)."""
-        return f"0x{self.value:X}" if self.value >= 0 else None
+        return f"0x{self.value:X}" if self.value is not None and self.value >= 0 else None
 
     @property
     def number_forms(self) -> tuple[str, ...]:
         """Every way logs and tickets write the number: decimal, ``0x5010B009``,
         bare lower-case ``5010b009``, the unpadded header form, and ``-1`` for
         ``LLM_FAILED`` printed as a signed int32 (FACTS.md, real output formats)."""
+        if self.value is None:
+            return ()
         forms = [str(self.value)]
         if self.hex:
             forms += [self.hex, self.hex[2:].lower()]
@@ -340,7 +554,12 @@ class StatusCode(_Record):
     @property
     def is_llm_layout(self) -> bool:
         """True for the ``0x5010B0xx`` family built by the GE error-number macro."""
-        return self.value >= 0 and (self.value & LLM_CODE_MASK) == LLM_CODE_BASE
+        return self.value is not None and self.value >= 0 and (self.value & LLM_CODE_MASK) == LLM_CODE_BASE
+
+    @property
+    def is_llm_datadist(self) -> bool:
+        """True for LLM DataDist's own codes (the family whose failures fail a scan)."""
+        return self.family == LLM_DATADIST
 
     @property
     def disagreements(self) -> tuple[str, ...]:
@@ -377,27 +596,65 @@ class StatusCode(_Record):
 
 
 class Registry:
-    """All status codes, indexed by every spelling and by value.
+    """All status codes, indexed by every spelling and by value, with the tables they refer to.
 
     Build it with :func:`sphinx_llmstatus.registry.load_registry`; use
     :func:`sphinx_llmstatus.registry.default_registry` for the packaged one.
-    ``codes`` is a tuple in display order, ``sources`` maps source keys to
-    :class:`Source`, ``files`` lists the TOML files it was built from,
-    ``symptoms`` the log signatures that hide a code.
+    ``codes`` is a tuple in display order (LLM DataDist's first, then each
+    neighbouring family's), ``sources`` maps source keys to :class:`Source`,
+    ``files`` lists the TOML files it was built from, ``symptoms`` the log
+    signatures that hide a code. ``families``, ``frameworks``, ``engines`` and
+    ``bindings`` map keys to their records; ``bound_names`` are the bindings'
+    names for codes, ``returns`` which engine returns which code from which
+    calls, ``shared`` the readings of numbers several layers share,
+    ``log_formats`` how log lines name who wrote them.
     """
 
-    __slots__ = ("codes", "sources", "files", "symptoms", "_by_name", "_by_value")
+    __slots__ = ("codes", "sources", "files", "symptoms", "families", "frameworks", "engines", "bindings",
+                 "bound_names", "returns", "shared", "log_formats", "_by_name", "_by_value", "_by_spelling",
+                 "_spelled")
 
     def __init__(self, codes: tuple[StatusCode, ...], sources: Mapping[str, Source],
-                 files: tuple[str, ...] = (), symptoms: tuple[Symptom, ...] = ()) -> None:
+                 files: tuple[str, ...] = (), symptoms: tuple[Symptom, ...] = (), *,
+                 families: Mapping[str, Family] | None = None, frameworks: Mapping[str, Framework] | None = None,
+                 engines: Mapping[str, Engine] | None = None, bindings: Mapping[str, Binding] | None = None,
+                 bound_names: tuple[Spelling, ...] = (), returns: tuple[Returns, ...] = (),
+                 shared: tuple[SharedReading, ...] = (), log_formats: tuple[LogFormat, ...] = ()) -> None:
         self.codes, self.sources, self.files = tuple(codes), sources, tuple(files)
         self.symptoms = tuple(symptoms)
+        self.families = families or {}
+        self.frameworks = frameworks or {}
+        self.engines = engines or {}
+        self.bindings = bindings or {}
+        self.bound_names, self.returns, self.shared = tuple(bound_names), tuple(returns), tuple(shared)
+        self.log_formats = tuple(log_formats)
         self._by_name: dict[str, StatusCode] = {}
         self._by_value: dict[int, StatusCode] = {}
+        self._spelled: list[str] = []
         for code in self.codes:
-            for spelling in code.spellings:
-                self._by_name.setdefault(spelling.upper(), code)
-            self._by_value[code.value] = code
+            family = self.families.get(code.family)
+            for spelling in self._names_of(code, family):
+                if self._by_name.setdefault(spelling.upper(), code) is code:
+                    self._spelled.append(spelling)
+            # HCCL's numbers are read through its error-number form; MindIE's codes are strings.
+            if code.value is not None and (family is None or family.module is None):
+                self._by_value.setdefault(code.value, code)
+        self._by_spelling: dict[str, tuple[StatusCode, Spelling]] = {}
+        for spelled in self.bound_names:
+            bound = self._by_name.get(spelled.code.upper())
+            if bound is not None:
+                self._by_spelling.setdefault(spelled.name.casefold(), (bound, spelled))
+
+    @staticmethod
+    def _names_of(code: StatusCode, family: Family | None) -> Iterator[str]:
+        """The spellings that find ``code``: a neighbouring layer's constants that live in a namespace
+        (hixl's ``FAILED``, ``TIMEOUT``) only qualified (``hixl::FAILED``), as a bare word names nothing."""
+        namespaces = family.namespaces if family is not None and family.key != LLM_DATADIST else ()
+        for spelling, field in code.spelled_by():
+            if namespaces and field.endswith(".name"):
+                yield from (f"{ns}{sep}{spelling}" for ns in namespaces for sep in ("::", "."))
+            else:
+                yield spelling
 
     def __repr__(self) -> str:
         return f"<Registry of {len(self.codes)} codes from {', '.join(self.files) or 'memory'}>"
@@ -419,10 +676,53 @@ class Registry:
         return self._by_name.get(name.upper())
 
     def by_value(self, value: int) -> StatusCode | None:
-        """The code whose value is exactly ``value`` (no signed/unsigned folding)."""
+        """The code whose value is exactly ``value`` (no signed/unsigned folding), of a family
+        whose numbers are its values (not HCCL's: see :meth:`by_family_value`)."""
         return self._by_value.get(value)
+
+    def by_family_value(self, family: str, value: int) -> StatusCode | None:
+        """The code of ``family`` whose value is ``value``."""
+        for code in self.codes:
+            if code.family == family and code.value == value:
+                return code
+        return None
+
+    def by_spelling(self, name: str) -> tuple[StatusCode, Spelling] | None:
+        """The code a binding spells ``name`` (``kLinKFailed``, ``LLMOutOfMemory``; any case), with the spelling."""
+        return self._by_spelling.get(name.casefold())
+
+    def in_family(self, family: str) -> tuple[StatusCode, ...]:
+        """The codes of ``family``, in order."""
+        return tuple(c for c in self.codes if c.family == family)
+
+    def spellings_of(self, code: StatusCode) -> tuple[Spelling, ...]:
+        """What each binding calls ``code``."""
+        return tuple(s for s in self.bound_names if s.code == code.name)
+
+    def returns_of(self, code: StatusCode) -> tuple[Returns, ...]:
+        """Which engine returns ``code`` from which calls, in the order of :attr:`engines`."""
+        order = {key: i for i, key in enumerate(self.engines)}
+        return tuple(sorted((r for r in self.returns if r.code == code.name), key=lambda r: order.get(r.engine, 0)))
+
+    def shared_reading(self, family: str, value: int) -> SharedReading | None:
+        """``family``'s reading of a number several layers share (``ge``, ``0xFFFFFFFF``), if any."""
+        for reading in self.shared:
+            if reading.family == family and reading.value == value:
+                return reading
+        return None
+
+    def default_reading(self, value: int) -> SharedReading | None:
+        """The reading of a shared number whose line names no family (``0xFFFFFFFF``: GE's ``FAILED``)."""
+        return next((r for r in self.shared if r.value == value and r.default), None)
+
+    def family_of_number(self, number: int) -> Family | None:
+        """The neighbouring family ``number`` belongs to: by its ranges, or its own error-number form."""
+        for family in self.families.values():
+            if family.key != LLM_DATADIST and (family.holds(number) or family.error_number(number)):
+                return family
+        return None
 
     @property
     def spellings(self) -> tuple[str, ...]:
-        """Every name and alias in the registry, as written (for completion and suggestions)."""
-        return tuple(s for c in self.codes for s in c.spellings)
+        """Every name and alias that finds a code, as written (for completion and suggestions)."""
+        return tuple(self._spelled)

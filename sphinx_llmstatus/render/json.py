@@ -6,7 +6,7 @@ directly. Text fields keep the registry's `backticks`.
 
 from __future__ import annotations
 
-from ..registry.model import StatusCode
+from ..registry.model import Registry, StatusCode
 
 TYPE_CHECKING = False  # no typing import at run time: the command must start fast
 if TYPE_CHECKING:
@@ -21,16 +21,24 @@ def _per_api(code: StatusCode, get: Any) -> dict[str, Any]:
     return {view.api: get(view) for view in code.views}
 
 
-def entry_dict(code: StatusCode, lang: str) -> dict[str, Any]:
-    """One code: ``name``, ``value``, ``hex``, ``python_name``, ``cpp_name`` (None when
-    that API lacks the code), and per API (keys ``python``/``cpp``, only for APIs
-    that have the code): ``recoverable``, ``meaning``, ``remedy``, ``documented``,
-    ``source`` (vendor page or source URL); plus ``related``, ``aliases``, ``note``,
-    ``causes`` (:func:`causes_list`), ``settings`` (``name``, ``kind``, ``api``, ``unit``,
-    ``default``, ``about``, ``sources``), ``frameworks`` (``framework``, ``does``,
-    ``sources``), sources as ``{key, title, url}``, and ``lang`` (the language of the texts)."""
+def entry_dict(code: StatusCode, lang: str, registry: Registry | None = None) -> dict[str, Any]:
+    """One code: ``name``, ``family`` (``{key, label}``), ``value``, ``hex``, ``python_name``,
+    ``cpp_name`` (None when that API lacks the code), and per API (keys ``python``/``cpp``,
+    only for APIs that have the code): ``recoverable``, ``meaning``, ``remedy``,
+    ``documented``, ``source`` (vendor page or source URL), ``action`` (``immediate``,
+    ``investigate``, ``setting``, ``field``, ``sources``; None when not given); plus
+    ``related``, ``aliases``, ``note``, ``causes`` (:func:`causes_list`), ``settings``
+    (``name``, ``kind``, ``api``, ``unit``, ``default``, ``about``, ``sources``),
+    ``frameworks`` (``framework``, ``does``, ``sources``), ``engines`` (which engine
+    returns it from which calls: :func:`sphinx_llmstatus.view.code.engines`),
+    ``becomes`` (how upper layers report it), ``reported_as_this`` (other layers' codes
+    reported as this one), ``spellings`` (other libraries' names), sources as
+    ``{key, title, url}``, and ``lang`` (the language of the texts)."""
+    from ..view import code as facts
+
     return {
         "name": code.name,
+        "family": facts.family(code, registry, lang),
         "value": code.value,
         "hex": code.hex,
         "python_name": code.python.name if code.python else None,
@@ -40,6 +48,7 @@ def entry_dict(code: StatusCode, lang: str) -> dict[str, Any]:
         "remedy": _per_api(code, lambda v: v.remedy.get(lang)),
         "documented": _per_api(code, lambda v: v.documented),
         "source": _per_api(code, lambda v: v.source.url),
+        "action": _per_api(code, lambda v: facts.action(v, lang)),
         "related": list(code.related),
         "aliases": list(code.aliases),
         "note": code.note.get(lang) if code.note else None,
@@ -53,6 +62,10 @@ def entry_dict(code: StatusCode, lang: str) -> dict[str, Any]:
             {"framework": n.framework, "does": n.does.get(lang), "sources": _sources(n.sources, lang)}
             for n in getattr(code, "frameworks", ())
         ],
+        "engines": facts.engines(code, registry, lang),
+        "becomes": facts.becomes(code, lang),
+        "reported_as_this": facts.reported_as_this(code, registry, lang),
+        "spellings": facts.bindings(code, registry, lang),
         "lang": "zh" if lang == "zh" else "en",
     }
 
@@ -70,7 +83,9 @@ def causes_list(code: StatusCode, lang: str) -> list[dict[str, Any]]:
 
 
 def _sources(sources: Iterable[Source], lang: str) -> list[dict[str, Any]]:
-    return [{"key": s.key, "title": s.title.get(lang), "url": s.url} for s in sources]
+    from ..view.code import sources as cited
+
+    return cited(sources, lang)
 
 
 #: Most characters of a log line ``hit_dict`` puts in ``text`` (the start of the line and the
@@ -103,8 +118,9 @@ def hit_dict(hit: Hit, file: str | None, lang: str = "en") -> dict[str, Any]:
     of a symptom; None for an unknown code), ``value``, ``hex``, ``known``,
     ``success``, ``failure`` (counts for the exit status), ``api`` (the API
     whose view applies), ``recoverable`` and ``remedy`` per API; for other
-    families ``meaning`` and ``llm_datadist_name`` (the Python API's name for
-    507053/507057); for symptoms ``symptom`` and ``check``; for unknown codes
+    families ``meaning``, ``check`` (what to check first), ``becomes`` (the LLM
+    DataDist codes it is reported as) and ``llm_datadist_name`` (the Python API's
+    name for 507053/507057); for symptoms ``symptom`` and ``check``; for unknown codes
     ``layout`` (the GE fields); ``likely_consequence_of`` (``{file, line, name}``)
     when the hit likely only passes on an earlier failure of its process."""
     code = hit.code
@@ -148,7 +164,11 @@ def hit_dict(hit: Hit, file: str | None, lang: str = "en") -> dict[str, Any]:
         out["recoverable"] = {}
         out["remedy"] = {}
         out["meaning"] = (hit.other_meaning[1] if lang == "zh" else hit.other_meaning[0]) if hit.other_meaning else None
+        out["check"] = (hit.other_check[1] if lang == "zh" else hit.other_check[0]) if hit.other_check else None
         out["llm_datadist_name"] = hit.related.name if hit.related is not None else None
+        if hit.other is not None:
+            out["recoverable"] = dict(hit.other.recoverable)
+            out["becomes"] = [b.code for b in hit.other.becomes]
     else:
         from ..registry.layout import decode_layout
 

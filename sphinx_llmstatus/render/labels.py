@@ -21,6 +21,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import gettext
 
+    from ..registry.model import ApiView, StatusCode
+
 #: gettext domain and directory of the shipped catalogs.
 CATALOG = "sphinx_llmstatus"
 LOCALE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "locales")
@@ -52,6 +54,22 @@ def label(message: str, lang: str, **fmt: object) -> str:
     """``message`` in ``lang`` (``"zh"`` from the catalog, else English), formatted with ``fmt``."""
     text = translations("zh").gettext(message) if lang == "zh" else message
     return text.format(**fmt) if fmt else text
+
+
+def family_label(family: str, lang: str = "en") -> str:
+    """The display name of a code family (``hixl``: ``HIXL/ADXL``), from the packaged registry."""
+    from ..registry.loader import default_registry
+
+    found = default_registry().families.get(family)
+    return found.label.get(lang) if found is not None else family
+
+
+def spelled(code: StatusCode, view: ApiView) -> str:
+    """How ``view``'s API writes ``code`` in source (``LLMStatusCode.X``, ``hixl::FAILED``, ``HCCL_E_PARA``)."""
+    from ..registry.loader import default_registry
+
+    family = default_registry().families.get(code.family)
+    return family.spelled(view) if family is not None else view.name
 
 
 def api_label(api: str) -> str:

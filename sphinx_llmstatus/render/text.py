@@ -11,8 +11,8 @@ import re
 
 TYPE_CHECKING = False  # no typing import at run time: the command must start fast
 
-from ..registry.model import ApiView, StatusCode
-from .labels import api_label, label
+from ..registry.model import Registry, StatusCode
+from .labels import api_label, family_label, label, spelled
 
 if TYPE_CHECKING:  # the scanner is not needed to render a code
     from collections.abc import Iterable, Mapping
@@ -79,10 +79,6 @@ def _recoverable_colour(value: str) -> tuple[str, ...]:
     return {"yes": ("yellow",), "no": ("red", "bold"), "n/a": ("green",)}.get(value, ())
 
 
-def _qualified(view: ApiView) -> str:
-    return f"LLMStatusCode.{view.name}" if view.api == "python" else f"llm_datadist::{view.name}"
-
-
 def _wrap(label: str, text: str, lang: str, indent: int = 2) -> list[str]:
     """``label: text`` filled to :data:`WIDTH` columns, breaking at spaces only (Chinese: one line)."""
     head = " " * indent + label + ": "
@@ -99,22 +95,28 @@ def _wrap(label: str, text: str, lang: str, indent: int = 2) -> list[str]:
     return [*lines, line.rstrip()]
 
 
-def card(code: StatusCode, lang: str, reading: str | None = None, color: bool = False) -> str:
-    """A multi-line description of one code: names per API, hex/decimal,
-    recoverable per API, meaning, remedy per API, related codes, note, vendor pages.
+def card(code: StatusCode, lang: str, reading: str | None = None, color: bool = False,
+         registry: Registry | None = None) -> str:
+    """A multi-line description of one code: its layer (when not LLM DataDist), names per API,
+    hex/decimal, recoverable per API, meaning, remedy per API, related codes, note, what to do,
+    which engines return it, how upper layers report it, other libraries' names, vendor pages.
 
     ``reading`` (e.g. ``"signed int32 (-1 = 0xFFFFFFFF)"``) says how the query
     was read, when that is not obvious.
     """
-    number = f"{code.hex} = {code.value}" if code.hex else str(code.value)
-    out = [style(code.name, "bold", color=color) + "  " + number]
+    from ..view import code as facts
+
+    out = [style(code.name, "bold", color=color) + "  " + _number(code)]
+    if facts.is_neighbour(code):
+        out.append(f"  {label('Layer', lang)}: {facts.family(code, registry, lang)['label']} "
+                   f"({label('not LLM DataDist', lang)})")
     if reading and reading not in ("name", "decimal", "hex"):
         out.append(f"  {label('read as', lang).capitalize()}: {reading}")
     recoverable = label("Recoverable", lang).lower()
     for view in code.views:
         rec = style(label(view.recoverable, lang), *_recoverable_colour(view.recoverable), color=color)
         extra = "" if view.documented else f"  ({label('not on the vendor page; our description', lang)})"
-        out.append(f"  {api_label(view.api):<7} {_qualified(view):<48} {recoverable}: {rec}{extra}")
+        out.append(f"  {api_label(view.api):<7} {spelled(code, view):<48} {recoverable}: {rec}{extra}")
     views = code.views
     same_meaning = len({v.meaning.get(lang) for v in views}) == 1
     same_remedy = len({v.remedy.get(lang) for v in views}) == 1
@@ -129,11 +131,52 @@ def card(code: StatusCode, lang: str, reading: str | None = None, color: bool = 
         out += _wrap(label("Note", lang), plain(code.note.get(lang)), lang)
     if code.related:
         out.append(f"  {label('Related codes', lang)}: {', '.join(code.related)}")
+    out += _where_it_comes_from(code, lang, registry)
     out += _checklist(code, lang, color)
     for view in views:
         out.append(f"  {label('Source', lang)} ({api_label(view.api)}): {terminal_safe(view.source.title.get(lang))}\n"
                    f"    {style(terminal_safe(view.source.url), 'cyan', color=color)}")
     return "\n".join(out)
+
+
+def _number(code: StatusCode) -> str:
+    """``0x5010B009 = 1343270921``; the decimal alone for another layer's plain numbers; ``""`` for a string code."""
+    if code.value is None:
+        return ""
+    return f"{code.hex} = {code.value}" if code.hex and (code.is_llm_layout or code.value == 0xFFFFFFFF) \
+        else str(code.value)
+
+
+def _where_it_comes_from(code: StatusCode, lang: str, registry: Registry | None) -> list[str]:
+    """What to do, which engine returns the code from which calls, how upper layers report it,
+    and other libraries' names for it: one line each."""
+    from ..view import code as facts
+
+    out: list[str] = []
+    for view in code.views:
+        act = facts.action(view, lang)
+        if act is not None:
+            target = act["setting"] or act["field"]
+            out.append(f"  {label('Action', lang)} ({api_label(view.api)}): {act['immediate']}, "
+                       f"{label('then', lang)} {act['investigate']}" + (f" ({target})" if target else ""))
+    never = facts.never_returned_in(code, registry)
+    returned = [m for row in facts.engines(code, registry, lang) if row["returned"] for m in row["modes"]]
+    if never and returned:
+        out.append("  " + label("In {never} mode this code is never returned: you are on the {returned} engine.",
+                                lang, never=" / ".join(never), returned=" / ".join(dict.fromkeys(returned))))
+    for row in facts.engines(code, registry, lang):
+        if row["returned"]:
+            what = ", ".join(row["calls"])
+        else:
+            what = label("never returned", lang) + (
+                f" ({label('reports {name} instead', lang, name=row['folded_into'])})" if row["folded_into"] else "")
+        out.append(f"  {row['label']}: {what}")
+    for b in facts.becomes(code, lang):
+        out.append(f"  {label('Reported as', lang)} {b['code']} ({b['via']})")
+    names = [f"{b['qualified']}" for b in facts.bindings(code, registry, lang)]
+    if names:
+        out.append(f"  {label('Other spellings', lang)}: {', '.join(dict.fromkeys(names))}")
+    return out
 
 
 def _checklist(code: StatusCode, lang: str, color: bool) -> list[str]:
@@ -243,16 +286,16 @@ def hit_line(hit: Hit, lang: str, file: str | None = None, color: bool = False) 
         desc = (style(label("symptom {id}", lang, id=getattr(sym, "id", "")), "yellow", "bold", color=color) + likely
                 + (f": {plain(check.get(lang))}" if check is not None else ""))
     elif hit.family != "llm_datadist":
-        from ..registry.layout import FAMILY_LABELS
-
         meaning = hit.other_meaning[1 if lang == "zh" else 0] if hit.other_meaning else ""
         also = (("；" if lang == "zh" else "; ") + label("LLM DataDist's Python API calls it {name}", lang,
                                                          name=hit.related.name)
                 if hit.related is not None else "")
-        desc = (style(f"[{FAMILY_LABELS.get(hit.family, hit.family)}] {hit.other_name or hit.token}", "yellow",
+        check = (("；" if lang == "zh" else "; ") + label("check", lang) + ": "
+                 + plain(hit.other_check[1 if lang == "zh" else 0])) if hit.other_check else ""
+        desc = (style(f"[{family_label(hit.family, lang)}] {hit.other_name or hit.token}", "yellow",
                       color=color)
                 + (f" 0x{hit.value:08X}" if hit.value is not None and hit.value >= 0 else "")
-                + f": {meaning}{also} ({hit.evidence})")
+                + f": {plain(meaning)}{also}{check} ({hit.evidence})")
     elif code is None:
         from ..registry.layout import decode_layout
 
@@ -307,7 +350,6 @@ def report_summary(report: Report, lang: str, color: bool = False, stdin: str = 
     """The end of a text scan: first failure per process (with its remedy), the per-code
     :func:`summary`, how many generic codes are likely consequences, other layers, symptoms.
     ``stdin`` is how standard input (file ``-`` in the report) is named."""
-    from ..registry.layout import FAMILY_LABELS
     from ..scan.report import hit_name, hit_view
 
     lines = []
@@ -326,7 +368,7 @@ def report_summary(report: Report, lang: str, color: bool = False, stdin: str = 
                                   lang, n=n, name=name))
     not_ours = label("not LLM DataDist", lang)
     for fam, counter in report.other.items():
-        lines.append(f"  {FAMILY_LABELS.get(fam, fam)}: " + ", ".join(f"{n} × {name}" for name, n in counter.most_common())
+        lines.append(f"  {family_label(fam, lang)}: " + ", ".join(f"{n} × {name}" for name, n in counter.most_common())
                      + f" ({not_ours})")
     if report.symptoms:
         lines.append(f"  {label('symptoms', lang)}: "

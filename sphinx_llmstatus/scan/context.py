@@ -7,19 +7,20 @@ context. Every function here looks at a bounded part of a line (the first
 :data:`HEAD` characters for the prefix, at most :data:`CONTEXT_SPAN` for
 context), so attribution stays linear in the input.
 
-Facts (FACTS.md, FIELD-NOTES.md section 3): LLM DataDist logs through GE's log
-module (plog lines ``[ERROR] GE(pid,process):time [file:line]tid Func: ...``;
-its ``LLMLOGE`` macro in ``hicann/hixl`` prints through GE's module id), so a
-``GE(`` tag alone does not tell; its API names (``LinkLlmClusters``,
-``link_clusters``...), ``LLMStatusCode``, ``LLMException`` and the
-``llm_datadist`` package/namespace do.
+The facts are the registry's: how a line's start names its writer (its
+``[[log_format]]`` tables, each with sample lines), which plog module tags
+belong to which family (``log_modules``), and the words only LLM DataDist's
+own lines hold (the ``context_words`` of its family, with its code names and
+API functions). LLM DataDist logs through GE's log module, so a ``GE(`` tag
+alone does not tell.
 """
 
 from __future__ import annotations
 
 import re
 
-from ..registry.model import Registry
+from ..registry.logformat import compiled, read
+from ..registry.model import LLM_DATADIST, Registry
 
 #: Characters at the start of a line searched for the process and module tag.
 HEAD = 256
@@ -27,32 +28,6 @@ HEAD = 256
 #: around a shared number (so a long line's tail is searched too).
 CONTEXT_SPAN = 1 << 16
 NEAR = 1024  # characters: within a long-line piece's overlap (4096 bytes) whatever the encoding
-
-#: Words that are LLM DataDist's alone, besides the registry's code names and
-#: API function names: its Python exception and enum, its package/namespace
-#: and class, and C++/Python calls the vendor pages name (FACTS.md).
-CONTEXT_WORDS = (
-    "LLMStatusCode", "LLMException", "llm_datadist", "LLMDataDist", "LlmDataDist", "LLM_DATADIST",
-    "LinkLlmClusters", "UnlinkLlmClusters", "PullKvCache", "PullKvBlocks", "PushKvCache", "PushKvBlocks",
-    "CopyKvCache", "CopyKvBlocks", "link_clusters", "unlink_clusters", "pull_cache", "pull_blocks",
-    "push_cache", "push_blocks", "copy_cache", "switch_role", "check_link_status",
-    # Its own C++ internals as its GE-module log lines name them (function and
-    # file tags, /work/notes/incidents.md section 6.1 L9/L10).
-    "LinkCluster", "LinkClusters", "UnlinkCluster", "UnlinkClusters", "llm_link_manager",
-)
-
-# plog: "[ERROR] GE(1254,ker_DP25_EP25):2025-..." (module, pid, process name).
-_PLOG_RE = re.compile(r"\[(?:ERROR|WARNING|WARN|INFO|DEBUG|EVENT|TRACE)\]\s{0,4}([A-Z][A-Z0-9_]{0,31})\((\d{1,10}),([^)\s]{0,64})\)")
-# vLLM: "(VllmWorker rank=0 pid=123)", "(EngineCore_DP0 pid=7)".
-_VLLM_RE = re.compile(r"\(([A-Za-z_][A-Za-z0-9_]{0,63})((?: [a-z_]{1,16}=\d{1,10}){0,4}) pid=(\d{1,10})\)")
-
-#: plog module tags and the family a shared number on such a line belongs to
-#: when no LLM DataDist context is around.
-MODULE_FAMILIES = {
-    "GE": "ge", "HCCL": "hccl", "HCCP": "hccl", "HCOM": "hccl", "RUNTIME": "acl_runtime",
-    "ASCENDCL": "acl_runtime", "DRV": "acl_runtime", "HIXL": "hixl", "ADXL": "hixl",
-}
-
 
 class Prefix:
     """Who wrote a line: ``process`` (a display key or None), ``api`` and ``module``."""
@@ -66,31 +41,44 @@ class Prefix:
 _NO_PREFIX = Prefix(None, None, None)
 
 
-def prefix(line: str) -> Prefix:
-    """The process, API and plog module a line's start names (bounded look at :data:`HEAD` chars).
+class PrefixReader:
+    """Reads who wrote a line from its start, by the registry's log formats (bounded: :data:`HEAD` chars).
 
-    ``GE(1234,python)`` gives process ``1234 (python)``, API ``python`` (the
-    user called the Python API) and module ``GE``; ``(VllmWorker rank=0
-    pid=123)`` gives ``123 (VllmWorker rank=0)`` and API ``python``.
+    ``[ERROR] GE(1234,python):`` gives process ``1234 (python)``, API
+    ``python`` (the user called the Python API) and module ``GE``; a later
+    format that also matches refines it (``[HIXL]`` after it: module
+    ``HIXL``); ``(VllmWorker rank=0 pid=123)`` gives ``123 (VllmWorker
+    rank=0)`` and API ``python``. ``families`` maps module tags to the family
+    of their lines.
     """
-    head = line[:HEAD]
-    m = _PLOG_RE.search(head)
-    if m is not None:
-        module, pid, name = m.groups()
-        api = "python" if name == "python" or name.startswith("python") else None
-        return Prefix(f"{pid} ({name})" if name else pid, api, module)
-    m = _VLLM_RE.search(head)
-    if m is not None:
-        return Prefix(f"{m.group(3)} ({m.group(1)}{m.group(2)})", "python", None)
-    return _NO_PREFIX
+
+    def __init__(self, registry: Registry) -> None:
+        self.formats = tuple(registry.log_formats)
+        for fmt in self.formats:
+            compiled(fmt.pattern)
+        self.families = {module: family.key for family in registry.families.values()
+                         for module in family.log_modules}
+
+    def __call__(self, line: str) -> Prefix:
+        head = line[:HEAD]
+        found: list[str] = ["", "", ""]
+        for fmt in self.formats:
+            got = read(fmt, head)
+            if got is not None:
+                found = [new or old for new, old in zip(got, found)]
+        module, process, api = found
+        if not (module or process or api):
+            return _NO_PREFIX
+        return Prefix(process or None, api or None, module or None)
 
 
 class ContextFinder:
     """Finds LLM DataDist context words in a line (one linear regex search)."""
 
     def __init__(self, registry: Registry) -> None:
-        words = set(CONTEXT_WORDS)
-        for code in registry:
+        own = registry.families.get(LLM_DATADIST)
+        words = set(own.context_words if own is not None else ())
+        for code in registry.in_family(LLM_DATADIST):
             if code.is_success:
                 continue
             words.update(v.name for v in code.views)

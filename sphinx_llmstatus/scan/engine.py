@@ -30,10 +30,10 @@ from collections.abc import Callable, Container, Generator, Iterable, Iterator
 from itertools import chain, islice
 from typing import BinaryIO
 
-from ..registry.layout import FAMILY_KEYS, FAMILY_LABELS, SHARED_READINGS, hccl_error, neighbour_family
-from ..registry.model import Registry
+from ..registry.layout import family_error_number
+from ..registry.model import LLM_DATADIST, Registry, StatusCode
 from . import prefilter as _prefilter
-from .context import CONTEXT_SPAN, HEAD, MODULE_FAMILIES, NEAR, ContextFinder, Prefix, prefix
+from .context import CONTEXT_SPAN, HEAD, NEAR, ContextFinder, Prefix, PrefixReader
 from .hit import MAX_COLUMNS, Hit
 from .rules import PERIODIC_LINE, SHORT_LINE, Matcher, Token, _periodic
 
@@ -48,7 +48,15 @@ NEIGHBOURS = 3
 EXCERPT_HEAD = 200
 EXCERPT_AROUND = 200
 
-_DEFAULT_FAMILY = {0xFFFFFFFF: "ge"}  # else acl_runtime: 507053/507057
+
+
+def _family_entry(registry: Registry, family: str, value: int) -> StatusCode | None:
+    """The registry entry of ``family`` for a number of its own (HCCL's read through its error-number form)."""
+    found = family_error_number(value, registry)
+    if found is not None and found[0].key == family:
+        return registry.by_family_value(family, found[1]) if found[1] else None
+    code = registry.by_value(value)
+    return code if code is not None and code.family == family else None
 
 
 def _ANY(_index: int) -> bool:  # noqa: N802 (stands for a constant predicate)
@@ -62,6 +70,7 @@ class Scanner:
         self.registry = registry
         self.matcher = Matcher(registry)
         self.context = ContextFinder(registry)
+        self.prefix = PrefixReader(registry)
         self.symptoms = tuple(getattr(registry, "symptoms", ()) or ())
         import re
 
@@ -238,7 +247,7 @@ class _Run:
         self.queue: deque[Hit | _Pending] = deque()
 
     def _context_of(self, raw: bytes, process: str | None) -> str | None:
-        if prefix(raw[:HEAD].decode("utf-8", "replace")).process != process:
+        if self.sc.prefix(raw[:HEAD].decode("utf-8", "replace")).process != process:
             return None
         return self.sc.context.find_bytes(raw, 0, len(raw))
 
@@ -274,26 +283,53 @@ class _Run:
         near = self._near(p.after, p.line.pre.process, "after")
         return self._hits(p.line, ("llm_datadist", near) if near else None)
 
+    def _attribute(self, t: Token, pre: Prefix, decided: tuple[str, str] | None) -> tuple[str, str]:
+        """``(family, evidence)`` of one token: its own family for another layer's number, LLM DataDist
+        for names and layout numbers, and for a shared number what its context (``decided``) or its
+        line's module says (else the family that number belongs to by default)."""
+        registry = self.sc.registry
+        if t.kind in ("trace", "other"):
+            family = registry.family_of_number(t.value or 0)
+            key = family.key if family is not None else "acl_runtime"
+            label = family.label.en if family is not None else key
+            if t.kind == "trace":  # HCCL's CHK_RET line: the HcclResult a call returned
+                return key, f"{label} call trace (hcclRet -> {(t.value or 0) & 0xFFFF})"
+            return key, f"{label} number after a status keyword"
+        if t.kind == "shared" and decided is not None:
+            return decided
+        if t.kind == "shared":
+            module_family = self.sc.prefix.families.get(pre.module or "")
+            if module_family is not None:
+                return module_family, f"{pre.module}( log line, no LLM DataDist context nearby"
+            reading = registry.default_reading(t.value or 0)
+            return (reading.family if reading is not None else "acl_runtime",
+                    "no LLM DataDist context on the line or its neighbours")
+        return LLM_DATADIST, "code name" if t.kind == "name" else "LLM DataDist number layout (0x5010Bxxx)"
+
+    def _other_reading(self, family: str, value: int) -> dict[str, object]:
+        """What another family's number is: its registry entry (name, meaning, first check) or its
+        reading of a shared number, else only that it is that family's."""
+        registry = self.sc.registry
+        reading = registry.shared_reading(family, value)
+        if reading is not None:
+            return {"other_name": reading.name, "other_meaning": (reading.meaning.en, reading.meaning.zh)}
+        entry = _family_entry(registry, family, value)
+        if entry is not None:
+            view = entry.views[0]
+            check = view.causes[0].check if view.causes else view.remedy
+            return {"other": entry, "other_name": entry.name, "other_meaning": (view.meaning.en, view.meaning.zh),
+                    "other_check": (check.en, check.zh)}
+        fam = registry.families.get(family)
+        label = fam.label.en if fam is not None else family
+        return {"other_name": str(value), "other_meaning": (f"{label}: another layer's code, not LLM DataDist's",
+                                                           f"{label}：其他组件的错误码，不属于 LLM DataDist")}
+
     def _hits(self, ln: _Line, decided: tuple[str, str] | None) -> list[Hit]:
         pre = ln.pre
         groups: dict[tuple, list[Token]] = {}
         family_of: dict[tuple, tuple[str, str]] = {}
         for t in ln.tokens:
-            if t.kind == "trace":  # HCCL's CHK_RET line: the HcclResult a call returned
-                fe = ("hccl", f"{FAMILY_LABELS['hccl']} call trace (hcclRet -> {(t.value or 0) & 0xFFFF})")
-            elif t.kind == "other":
-                fam = FAMILY_KEYS.get(neighbour_family(t.value or 0) or "", "acl_runtime")
-                fe = (fam, f"{FAMILY_LABELS[fam]} number after a status keyword")
-            elif t.kind == "shared" and decided is None:
-                if pre.module in MODULE_FAMILIES:
-                    fe = (MODULE_FAMILIES[pre.module], f"{pre.module}( log line, no LLM DataDist context nearby")
-                else:
-                    fe = (_DEFAULT_FAMILY.get(t.value or 0, "acl_runtime"),
-                          "no LLM DataDist context on the line or its neighbours")
-            elif t.kind == "shared":
-                fe = decided  # type: ignore[assignment]
-            else:
-                fe = ("llm_datadist", "code name" if t.kind == "name" else "LLM DataDist number layout (0x5010Bxxx)")
+            fe = self._attribute(t, pre, decided)
             key = (fe[0], t.value, t.code.name if t.code is not None else None)
             groups.setdefault(key, []).append(t)
             family_of.setdefault(key, fe)
@@ -302,18 +338,11 @@ class _Run:
         for key, toks in groups.items():
             first = toks[0]
             family, evidence = family_of[key]
-            code, related, other, meaning = first.code, None, None, None
-            if family != "llm_datadist":
-                reading = SHARED_READINGS.get((family, first.value or 0))
-                if reading is not None:
-                    other, meaning = reading[0], (reading[1], reading[2])
-                else:
-                    other = hccl_error(first.value or 0) or str(first.value)
-                    label = neighbour_family(first.value or 0) or FAMILY_LABELS[family]
-                    meaning = (f"{label}: another layer's code, not LLM DataDist's",
-                               f"{label}：其他组件的错误码，不属于 LLM DataDist")
-                if code is not None and other in code.aliases:
-                    related = code
+            code, extra = first.code, {}
+            if family != LLM_DATADIST:
+                extra = self._other_reading(family, first.value or 0)
+                if code is not None and extra["other_name"] in code.spellings:
+                    extra["related"] = code  # 507053: also the Python API's LLM_DEVICE_MEM_ERROR
                 code = None
             text, start, end = self._excerpt(ln, first.start, first.end)
             columns = first.occurrences() if len(toks) == 1 else sorted(
@@ -322,19 +351,24 @@ class _Run:
                            family=family, evidence=evidence, column=first.start,
                            columns=tuple(columns[:MAX_COLUMNS]),
                            columns_truncated=len(columns) > MAX_COLUMNS, line_length=length,
-                           process=pre.process, process_api=pre.api, related=related, other_name=other,
-                           other_meaning=meaning))
-        registry = self.sc.registry
+                           process=pre.process, process_api=pre.api, **extra))  # type: ignore[arg-type]
+        out += self._symptom_hits(ln, length)
+        if len(out) > 1:
+            out.sort(key=lambda h: h.column)
+        return out
+
+    def _symptom_hits(self, ln: _Line, length: int) -> list[Hit]:
+        registry, pre, out = self.sc.registry, ln.pre, []
         for sym, col in ln.symptoms:
             text, start, end = self._excerpt(ln, col, col + len(sym.pattern))  # type: ignore[attr-defined]
             likely = getattr(sym, "likely", None)
             code = registry.get(likely) if likely else None
+            named = code or next((registry.get(c) for c in getattr(sym, "codes", ())), None)
             out.append(Hit(ln.line_no, text, start, end, text[start:end], code.value if code else None, code,
-                           family="llm_datadist", evidence=f"symptom {sym.id}",  # type: ignore[attr-defined]
+                           family=named.family if named is not None else LLM_DATADIST,
+                           evidence=f"symptom {sym.id}",  # type: ignore[attr-defined]
                            column=col, line_length=length, process=pre.process, process_api=pre.api,
                            kind="symptom", symptom=sym))
-        if len(out) > 1:
-            out.sort(key=lambda h: h.column)
         return out
 
     @staticmethod
@@ -440,7 +474,7 @@ def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool
                              if may_hold(j) and (i := line.find(sym.pattern)) >= 0]
                 if not tokens and not found:
                     continue
-                ln = _Line(run.line_no, raw[:CONTEXT_SPAN], prefix(line[:HEAD]), line)
+                ln = _Line(run.line_no, raw[:CONTEXT_SPAN], sc.prefix(line[:HEAD]), line)
                 ln.tokens, ln.symptoms = tokens, found
                 before = _heads_before(data, s, NEIGHBOURS)
                 if len(before) < NEIGHBOURS:
@@ -459,7 +493,7 @@ def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool
             if long_ln is None:
                 before = list(run.tail)
                 run.lines_read([head])
-                long_ln = _Line(run.line_no, head, prefix(head[:HEAD].decode("utf-8", "replace")), None)
+                long_ln = _Line(run.line_no, head, sc.prefix(head[:HEAD].decode("utf-8", "replace")), None)
                 long_before = before
             toks = m.tokens(text, lo, hi, include_success, sc.present(text.encode("utf-8", "surrogatepass"))[0])
             if long_ln.near is None:

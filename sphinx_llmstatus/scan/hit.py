@@ -28,7 +28,9 @@ class Hit:
     with the LLM DataDist layout that the registry does not know, and for
     other families); ``related`` is the registry code sharing the number of
     another family's hit (507053 is also Python's ``LLM_DEVICE_MEM_ERROR``);
-    ``other_name``/``other_meaning`` are that family's own reading.
+    ``other_name``/``other_meaning`` are that family's own reading, ``other``
+    its registry entry (a HIXL/ADXL, HCCL or ACL runtime code) when it has one,
+    and ``other_check`` what to check first (its first cause, else its remedy).
     ``process`` names the process the line's prefix names (``1254
     (ker_DP25_EP25)``), ``process_api`` the API it implies (``GE(pid,python)``:
     ``python``). ``kind`` is ``code`` or ``symptom`` (a framework's words
@@ -56,6 +58,8 @@ class Hit:
     related: StatusCode | None = None
     other_name: str | None = None
     other_meaning: tuple[str, str] | None = None
+    other: StatusCode | None = None
+    other_check: tuple[str, str] | None = None
     kind: str = "code"
     symptom: object = None
     consequence_of: tuple[str, int, str] | None = None

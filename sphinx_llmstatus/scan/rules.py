@@ -55,8 +55,8 @@ from collections.abc import Container, Iterable, Iterator
 from itertools import chain, islice, repeat
 from operator import ge, sub
 
-from ..registry.layout import HCCL_MODULE_ID, hccl_error, neighbour_family
-from ..registry.model import LLM_CODE_BASE, LLM_CODE_MASK, Registry, StatusCode
+from ..registry.layout import hccl_error
+from ..registry.model import LLM_CODE_BASE, LLM_CODE_MASK, LLM_DATADIST, Registry, StatusCode
 
 #: Status keywords before a shared number (``k_ret = ffffffff``, ``ErrorNo: 4294967295``).
 _KEYWORD = (
@@ -76,17 +76,51 @@ _FIELD_SUFFIXES = (
 _STATUS_NAMES = re.compile(r"(?:ret|rc|result|status|err|error|errno|code)", re.IGNORECASE)
 _REPR_TAIL = re.compile(r"[ \t]{0,8}:[ \t]{0,8}-?\d{1,20}[ \t]{0,8}>")
 _QUALIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}\Z")
-#: Other layers' numbers reported (under their family) after a status keyword:
-#: HIXL/ADXL statuses, ACL runtime codes and HCCL error numbers
-#: (:data:`sphinx_llmstatus.registry.layout.NEIGHBOUR_FAMILIES`, ``errNo[0x0000000005000007]``).
-#: Each with the literal that starts every match (``re`` skips to it in C: the HCCL form is
-#: written twice, ``0x`` and ``0X``, as ``0[xX]`` would stop at every "0").
-_OTHER_FORMS = (
-    ("10390[0-5]", "10390"), ("203900", "203900"), ("503900", "503900"), ("107[0-9]{3}", "107"),
-    ("207[0-9]{3}", "207"), ("507[0-9]{3}", "507"),
-    ("0x0{0,15}50[0-3][0-9A-Fa-f]{4}", "0x"), ("0X0{0,15}50[0-3][0-9A-Fa-f]{4}", "0X"),
-)
-_OTHER_NUMBERS = "|".join(form for form, _ in _OTHER_FORMS)
+#: Other layers' numbers are reported (under their family) after a status keyword: the
+#: values of the neighbouring families' ``ranges`` (HIXL/ADXL statuses, ACL runtime codes) and
+#: their own error-number forms (HCCL's ``errNo[0x0000000005000007]``), from the registry
+#: (:func:`_other_forms`). Each with the literal that starts every match (``re`` skips to it in C:
+#: the HCCL form is written twice, ``0x`` and ``0X``, as ``0[xX]`` would stop at every "0").
+
+
+def _digit_range(low: str, high: str) -> str:
+    """A regular expression for the decimal numbers of ``low``..``high``, strings of one length."""
+    if low == high:
+        return low
+    if set(low) <= {"0"} and set(high) <= {"9"}:
+        return f"[0-9]{{{len(low)}}}"
+    if low[0] == high[0]:
+        return low[0] + _digit_range(low[1:], high[1:])
+    rest = len(low) - 1
+    if set(low[1:]) <= {"0"} and set(high[1:]) <= {"9"}:
+        return f"[{low[0]}-{high[0]}]" + (f"[0-9]{{{rest}}}" if rest else "")
+    parts = [low[0] + _digit_range(low[1:], "9" * rest)]
+    if int(high[0]) - int(low[0]) > 1:
+        parts.append(f"[{int(low[0]) + 1}-{int(high[0]) - 1}]" + (f"[0-9]{{{rest}}}" if rest else ""))
+    parts.append(high[0] + _digit_range("0" * rest, high[1:]))
+    return "(?:" + "|".join(parts) + ")"
+
+
+def _other_forms(registry: Registry) -> tuple[tuple[str, str], ...]:
+    """``(expression, literal start)`` of every neighbouring family's number form."""
+    forms: list[tuple[str, str]] = []
+    for family in registry.families.values():
+        if family.key == LLM_DATADIST:
+            continue
+        for low, high in family.ranges:
+            lo, hi = str(low), str(high)
+            if len(lo) != len(hi):  # ranges of mixed widths: one per width
+                forms += [(_digit_range(a, b), _common_prefix(a, b) or a[0]) for a, b in
+                          ((lo, "9" * len(lo)), ("1" + "0" * (len(hi) - 1), hi))]
+                continue
+            forms.append((_digit_range(lo, hi), _common_prefix(lo, hi) or lo[0]))
+        if family.module is not None and family.sub_modules:
+            subs = f"0[0-{len(family.sub_modules) - 1:X}]" if len(family.sub_modules) <= 16 else "[0-9A-Fa-f]{2}"
+            for x in ("0x", "0X"):
+                forms.append((f"{x}0{{0,15}}{family.module:X}{subs}[0-9A-Fa-f]{{4}}", x))
+    return tuple(forms)
+
+
 #: HCCL's call trace (``CHK_RET`` in ``src/pub_inc/log.h`` of the HCCL/HCOMM sources logs
 #: ``[%s]call trace: hcclRet -> %d`` with the ``HcclResult`` a call returned): the number is
 #: reported as the HCCL error number of that result (module 5, sub-module HCCL).
@@ -148,13 +182,18 @@ class Matcher:
 
     def __init__(self, registry: Registry):
         self.registry = registry
+        own = registry.in_family(LLM_DATADIST)
         names: dict[str, StatusCode] = {}
-        for code in registry:
+        for code in own:  # another layer's names (PARAM_INVALID, HCCL_E_...) are no LLM DataDist tokens
             for spelling in (code.name, *(v.name for v in code.views)):
                 names.setdefault(spelling, code)
         self.names = names
         #: Values that are tokens only after a keyword (they also mean other things).
-        self.shared_values = {c.value: c for c in registry if c.value > 0 and not c.is_llm_layout}
+        self.shared_values: dict[int, StatusCode] = {
+            c.value: c for c in own if c.value is not None and c.value > 0 and not c.is_llm_layout}
+        other_forms = self.other_forms = _other_forms(registry)
+        hccl = next((f for f in registry.families.values() if f.module is not None), None)
+        self._trace_module = hccl.module if hccl is not None else None
         heads = sorted({n[:4] for n in names})
         lo, hi = str(LLM_CODE_BASE), str(_LAYOUT_LAST)
         dec_prefix = _common_prefix(lo, hi) if len(lo) == len(hi) else ""
@@ -178,7 +217,7 @@ class Matcher:
         scans += [(form + after, "sv", form) for h in hex_values for form in (h, h.upper())]
         decimals = [str(v) for v in sorted(self.shared_values)]
         scans += [(re.escape(d) + after, "sv", re.escape(d)) for d in decimals]
-        for form, head in _OTHER_FORMS:
+        for form, head in other_forms:
             # Not the shared values (``507[0-9]{3}`` and 507053): those are "sv" matches.
             rests = [d[len(head):] for d in decimals if d.startswith(head)]
             precise = head + f"(?!(?:{'|'.join(rests)})(?![0-9]))" + form[len(head):] if rests else form
@@ -231,7 +270,7 @@ class Matcher:
             + (layout_hex.encode(), layout_dec.encode())
             + tuple(f"(?i:{h})".encode() for h in hex_values)
             + tuple(str(v).encode() for v in sorted(self.shared_values))
-            + (_OTHER_NUMBERS.encode(), _HCCL_TRACE_FORM.encode())
+            + ("|".join(form for form, _ in other_forms).encode() or b"(?!)", _HCCL_TRACE_FORM.encode())
         )
 
     def _literals(self, heads: list[str], dec_prefix: str, hex_values: list[str]) -> tuple[bytes, ...]:
@@ -250,7 +289,7 @@ class Matcher:
             else:
                 merged.append(d)
         lits.update(merged)
-        lits.update(head for _, head in _OTHER_FORMS)  # other layers' numbers
+        lits.update(head for _, head in self.other_forms)  # other layers' numbers
         lits.add(_HCCL_TRACE)
         keep: list[str] = []
         for lit in sorted(lits, key=len):
@@ -549,8 +588,10 @@ class Matcher:
             tok_kind = "name"
         elif kind == "hr":  # hcclRet -> 12: the token is the number
             start = s + len(_HCCL_TRACE)
-            value = HCCL_MODULE_ID << 24 | int(text[len(_HCCL_TRACE):])
-            if _in_word(line, s) or hccl_error(value) is None:
+            if self._trace_module is None:
+                return None
+            value = self._trace_module << 24 | int(text[len(_HCCL_TRACE):])
+            if _in_word(line, s) or hccl_error(value, self.registry) is None:
                 return None
             code, tok_kind = None, "trace"
         elif kind in ("lh", "ld"):
@@ -578,7 +619,7 @@ class Matcher:
                 tok_kind = "shared"
             else:
                 value = int(text, 16) if text[:2] in ("0x", "0X") else int(text)
-                if value in shared or neighbour_family(value) is None:
+                if value in shared or self.registry.family_of_number(value) is None:
                     return None
                 code, tok_kind = None, "other"
         if code is not None and code.is_success and not include_success:

@@ -92,7 +92,7 @@ _SAMPLES = (("LLM_SUCCESS", 0, "0x00000000"), ("LLM_LINK_FAILED", 1343270921, "0
             ("LLM_FAILED", -1, ""), ("ACL_ERROR_X", 0xFFFFFFFF, "0xFFFFFFFF"))
 
 
-def fill_template(template: str, name: str, value: int, hex_form: str) -> str:
+def fill_template(template: str, name: str, value: int | str, hex_form: str) -> str:
     """``template`` with ``{name}``, ``{value}`` and ``{hex}`` filled in; ValueError if it cannot be."""
     try:
         fields = [f for _, f, _, _ in string.Formatter().parse(template) if f is not None]

@@ -245,7 +245,8 @@ def fallback_reference(app: Any, env: BuildEnvironment, node: pending_xref,
         url = code.views[0].source.url
     else:
         try:
-            url = fill_template(template, code.name, code.value, code.hex or "")
+            url = fill_template(template, code.name, code.value if code.value is not None else "",
+                                code.hex or "")
         except ValueError:  # checked on config-inited with sample codes; a registry file's code may differ
             return None
     domain: LLMDomain = env.get_domain("llm")  # type: ignore[assignment]

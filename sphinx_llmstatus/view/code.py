@@ -1,0 +1,102 @@
+"""What a code's entry says beyond its vendor rows: its layer, which engine returns it from which
+calls, how upper layers report it, other libraries' names for it, and what to do about it.
+
+Each function returns plain data (dicts of strings, lists) in one language; every face lays out
+the same data (issue 19: "every face says it where it matters").
+"""
+
+from __future__ import annotations
+
+from ..registry.model import LLM_DATADIST, ApiView, Registry, Source, StatusCode
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
+
+
+def _registry(registry: Registry | None) -> Registry:
+    if registry is not None:
+        return registry
+    from ..registry.loader import default_registry
+
+    return default_registry()
+
+
+def sources(found: Iterable[Source], lang: str) -> list[dict[str, str]]:
+    """``[{key, title, url}]``: each citation with the title in ``lang`` and its URL (lines included)."""
+    return [{"key": s.citation, "title": s.title.get(lang), "url": s.url} for s in found]
+
+
+def family(code: StatusCode, registry: Registry | None, lang: str) -> dict[str, str]:
+    """``{key, label}`` of the layer the code belongs to."""
+    found = _registry(registry).families.get(code.family)
+    return {"key": code.family, "label": found.label.get(lang) if found is not None else code.family}
+
+
+def engines(code: StatusCode, registry: Registry | None, lang: str) -> list[dict[str, Any]]:
+    """Per engine: ``engine``, ``label``, ``modes``, ``returned`` (False: this engine never returns
+    the code), ``calls``, ``message``, ``folded_into`` (the code it reports instead) and ``sources``.
+    Empty for a code no engine row mentions (another layer's code)."""
+    reg = _registry(registry)
+    out = []
+    for row in reg.returns_of(code):
+        engine = reg.engines.get(row.engine)
+        out.append({"engine": row.engine, "label": engine.label.get(lang) if engine else row.engine,
+                    "modes": list(engine.modes) if engine else [], "returned": not row.never,
+                    "calls": list(row.calls), "message": row.message, "folded_into": row.folded_into,
+                    "sources": sources(row.sources, lang)})
+    return out
+
+
+def never_returned_in(code: StatusCode, registry: Registry | None) -> list[str]:
+    """The manager modes whose engines never return ``code`` (``["CacheManager"]`` for
+    ``LLM_PROCESSING_LINK``): what a face says where a reader picks a cause."""
+    reg = _registry(registry)
+    rows = reg.returns_of(code)
+    returned = {m for r in rows if not r.never for m in reg.engines[r.engine].modes if r.engine in reg.engines}
+    never = [m for r in rows if r.never and r.engine in reg.engines for m in reg.engines[r.engine].modes]
+    return [m for m in dict.fromkeys(never) if m not in returned]
+
+
+def becomes(code: StatusCode, lang: str) -> list[dict[str, Any]]:
+    """``[{code, via, sources}]``: how upper layers report this code."""
+    return [{"code": b.code, "via": b.via, "sources": sources(b.sources, lang)} for b in code.becomes]
+
+
+def reported_as_this(code: StatusCode, registry: Registry | None, lang: str) -> list[dict[str, Any]]:
+    """``[{code, family, via}]``: the other layers' codes that upper layers report as this one."""
+    reg = _registry(registry)
+    out = []
+    for other in reg:
+        for b in other.becomes:
+            if b.code == code.name:
+                out.append({"code": other.name, "family": family(other, reg, lang)["label"], "via": b.via})
+    return out
+
+
+def bindings(code: StatusCode, registry: Registry | None, lang: str) -> list[dict[str, Any]]:
+    """``[{binding, label, name, qualified, message, sources}]``: other libraries' names for the code."""
+    reg = _registry(registry)
+    out = []
+    for spelled in reg.spellings_of(code):
+        found = reg.bindings.get(spelled.binding)
+        qualifier = found.qualifier if found is not None else None
+        out.append({"binding": spelled.binding, "label": found.label.get(lang) if found else spelled.binding,
+                    "name": spelled.name, "qualified": f"{qualifier}.{spelled.name}" if qualifier else spelled.name,
+                    "message": spelled.message, "sources": sources(spelled.sources, lang)})
+    return out
+
+
+def action(view: ApiView, lang: str) -> dict[str, Any] | None:
+    """``{immediate, investigate, setting, field, sources}`` of a view's action, or None."""
+    act = view.action
+    if act is None:
+        return None
+    return {"immediate": act.immediate, "investigate": act.investigate, "setting": act.setting,
+            "field": act.field, "sources": sources(act.sources, lang)}
+
+
+def is_neighbour(code: StatusCode) -> bool:
+    """True for another layer's code (HIXL/ADXL, HCCL, ACL runtime, MindIE): never a scan failure."""
+    return code.family != LLM_DATADIST

@@ -108,7 +108,8 @@ def test_neighbour_family():
     p = run("503900", "--json")
     assert p.returncode == 0
     (entry,) = json.loads(out(p))
-    assert entry["name"] == "HIXL_FAILED" and entry["family"] == "hixl"
+    assert entry["name"] == "HIXL_FAILED" and entry["family"]["key"] == "hixl"
+    assert entry["becomes"][0]["code"] == "LLM_FAILED" and entry["becomes"][0]["via"].startswith("ConvertHixlError2Ge")
     p = run("0x05000063")
     assert p.returncode == 1
     assert err(p) == ("llmstatus: 0x05000063 is a HCCL error number (value 99, sub-module HCCL), "

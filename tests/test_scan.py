@@ -370,3 +370,40 @@ def test_hyperscan_database_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))
     (tmp_path / "file").write_text("not a directory")
     assert prefilter.HyperscanPrefilter(patterns).starts(data, len(data)) == expected
+
+
+# -- issue 19: the neighbouring layers ---------------------------------------------------------
+
+HIXL_FAILED_LINE = ("[ERROR] GE(77,python):2026-11-30-10:00:00.000.001 [hixl_engine.cc:120][HIXL] 78 Connect: "
+                    "ErrorNo: 4294967295 connect failed")
+
+
+def test_a_hixl_line_is_hixls_even_under_ges_module_id():
+    """HIXL_LOGE writes '[file:line][HIXL] <tid> <Func>: ErrorNo: <n>' under GE's module id (hixl_log.h):
+    the tag names the writer, so its generic failure is HIXL's, not GE model loading's."""
+    (hit,) = scan_text(HIXL_FAILED_LINE)
+    assert hit.family == "hixl" and not hit.is_failure and "GE" not in (hit.other_name or "").split("::")[0]
+    # With LLM DataDist context (its link manager logs through the same macro) it is LLM_FAILED.
+    (hit,) = scan_text(HIXL_FAILED_LINE.replace("hixl_engine.cc", "llm_link_manager.cc"))
+    assert hit.family == "llm_datadist" and hit.code.name == "LLM_FAILED"
+
+
+@pytest.mark.parametrize("line,family,name", [
+    ("Failed to connect to target: 192.0.2.1:25482, status: 103900", "hixl", "HIXL_PARAM_INVALID"),
+    ("Transfer slice failed with status: 103902", "hixl", "HIXL_NOT_CONNECTED"),
+    ("rtStreamSynchronizeWithTimeout: ErrCode=507046, desc=[stream sync timeout]", "acl_runtime",
+     "ACL_ERROR_RT_STREAM_SYNC_TIMEOUT"),
+    ("[ERROR] HCCL(1,python):... errNo[0x0000000005000007] ranktable config devId[1]", "hccl", "HCCL_E_UNAVAIL"),
+])
+def test_another_layers_number_carries_its_entry(line, family, name):
+    """Family, name, meaning and a first check: not only "another layer's code"."""
+    hits = [h for h in scan_text(line) if h.kind == "code"]
+    assert [(h.family, h.other_name) for h in hits] == [(family, name)]
+    (hit,) = hits
+    assert hit.other is not None and hit.other_meaning and hit.other_check and not hit.is_failure
+
+
+def test_mindspore_lite_exception_names_are_llm_datadist_codes():
+    line = "mindspore_lite.llm_engine.LLMOutOfMemory: pull_kv failed: Device out of memory, llm_req {llm_req: 44}"
+    (hit,) = scan_text(line)
+    assert hit.code.name == "LLM_DEVICE_OUT_OF_MEMORY" and hit.is_failure

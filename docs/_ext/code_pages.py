@@ -10,7 +10,11 @@ from __future__ import annotations
 
 from site_i18n import _
 
-from sphinx_llmstatus.registry.model import StatusCode
+import site_i18n
+
+from sphinx_llmstatus.registry.model import LLM_DATADIST, Registry, StatusCode
+
+_API = {"python": "Python", "cpp": "C++"}
 
 FAILED = 0xFFFFFFFF
 
@@ -76,15 +80,12 @@ def _logs_section(code: StatusCode) -> str:
     return "\n".join(parts)
 
 
-def code_page(code: StatusCode) -> str:
+def code_page(code: StatusCode, registry: Registry) -> str:
     """MyST source of ``codes/<NAME>.md``; the entry itself is the extension's directive."""
+    family = registry.families.get(code.family)
     names = ", ".join(f"`{s}`" for s in code.spellings)
-    numbers = ", ".join(f"`{n}`" for n in code.number_forms)
-    apis = []
-    if code.python:
-        apis.append(f"Python `LLMStatusCode.{code.python.name}`")
-    if code.cpp:
-        apis.append(f"C++ `llm_datadist::{code.cpp.name}`")
+    numbers = ", ".join(f"`{n}`" for n in code.number_forms) or "—"
+    apis = [f"{_API[v.api]} `{family.spelled(v) if family else v.name}`" for v in code.views]
     labels = {"names": _("Names:"), "numbers": _("Numbers:"), "link": _("Link to this entry:")}
     more = _("`llmstatus {name}` prints this entry in a terminal ({{doc}}`../cli`); `%llmstatus {name}` "
              "in a notebook ({{doc}}`../notebook`). {{doc}}`../python-vs-cpp` lists where the two APIs differ.")
@@ -97,23 +98,49 @@ def code_page(code: StatusCode) -> str:
 - **{labels["numbers"]}** {numbers}.
 - **{labels["link"]}** `codes/{code.name}.html#{code.name}`.
 
-{_logs_section(code)}
+{_logs_section(code) if code.family == LLM_DATADIST else ""}
 {more.format(name=code.name)}
 """
 
 
-def codes_index(codes: list[StatusCode]) -> str:
-    toctree = "\n".join(code.name for code in codes)
+def codes_index(registry: Registry) -> str:
+    toctree = "\n".join(code.name for code in registry)
     title = _("Every status code")
     intro = _("One page per code; the URL is the code name, so `codes/LLM_LINK_FAILED.html#LLM_LINK_FAILED` "
               "is the entry of {llm-status}`LLM_LINK_FAILED`.")
+    lang = site_i18n.lang()
+    sections = []
+    for family in registry.families.values():
+        if family.key == LLM_DATADIST or not registry.in_family(family.key):
+            continue
+        columns = "name, python, cpp, decimal, recoverable, meaning" if not family.string_codes else \
+            "name, python, cpp, recoverable, meaning"
+        sections.append(f"""## {family.label.get(lang)}
+
+{family.about.get(lang)}
+
+```{{llm-status-table}}
+:family: {family.key}
+:columns: {columns}
+```
+""")
+    neighbours = _("The layers around LLM DataDist whose codes KV-transfer incidents show. Their codes never "
+                   "make `llmstatus scan` fail; a scan reports each with its layer, meaning and first check.")
     return f"""# {title}
 
 {intro}
 
+## LLM DataDist
+
 ```{{llm-status}}
 :columns: name, python, cpp, hex, decimal, recoverable, meaning
 ```
+
+{"## " + _("Neighbouring layers") if sections else ""}
+
+{neighbours if sections else ""}
+
+{"".join(sections)}
 
 ```{{toctree}}
 :maxdepth: 1

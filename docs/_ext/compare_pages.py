@@ -7,9 +7,10 @@ Each function returns MyST text that a hand-written page pulls in with
 from __future__ import annotations
 
 from site_i18n import _
+from site_i18n import lang as _lang
 
-from sphinx_llmstatus.registry.layout import FIELDS, KNOWN, decode_layout, neighbour_family
-from sphinx_llmstatus.registry.model import LLM_CODE_BASE, Registry, StatusCode
+from sphinx_llmstatus.registry.layout import FIELDS, KNOWN, decode_layout
+from sphinx_llmstatus.registry.model import LLM_CODE_BASE, LLM_DATADIST, Registry, StatusCode
 
 
 def _role(name: str) -> str:
@@ -38,7 +39,7 @@ def _directive_table(codes: list[StatusCode], columns: str, api: str | None = No
 
 def differences(registry: Registry) -> str:
     """The groups of differences between the two vendor pages, as MyST."""
-    codes = list(registry)
+    codes = list(registry.in_family(LLM_DATADIST))
     both = [c for c in codes if c.python and c.cpp]
     renamed = [c for c in both if "name" in c.disagreements]
     recov = [c for c in both if "recoverable" in c.disagreements]
@@ -122,7 +123,7 @@ def layout_tables(registry: Registry) -> str:
     # and keeps the columns that tell the codes apart (so it fits a page without scrolling).
     upper = [name for name, _ in FIELDS][:-1]
     layout_rows, others, fixed = [], [], None
-    for code in registry:
+    for code in registry.in_family(LLM_DATADIST):
         if not code.is_llm_layout:
             others.append(code)
             continue
@@ -144,8 +145,42 @@ def layout_tables(registry: Registry) -> str:
         elif code.value == 0xFFFFFFFF:
             why = _("all bits set: the generic failure, `-1` as a signed 32-bit integer")
         else:
-            why = f"{_(neighbour_family(code.value) or 'other family')}: `{decode_layout(code.value).describe()}`"
+            family = registry.family_of_number(code.value)
+            why = f"{family.label.get(_lang()) if family else _('other family')}: `{decode_layout(code.value).describe()}`"
         other_rows.append([_role(code.name), f"`{code.short_hex or '—'}`", str(code.value), why])
     out += ["## " + _("Codes without the layout"), "",
             _table([_("Code"), _("Hex"), _("Decimal"), _("Why")], other_rows), ""]
+    return "\n".join(out)
+
+
+def engines_matrix(registry: Registry) -> str:
+    """The code x engine x call matrix (``docs/engines.md`` includes it): which engine of LLM DataDist
+    returns which code from which calls, and which never does."""
+    engines = list(registry.engines.values())
+    lang = _lang()
+    out = ["## " + _("The engines"), ""]
+    for engine in engines:
+        modes = ", ".join(f"`{m}`" for m in engine.modes)
+        out += [f"**{engine.label.get(lang)}**" + (f" ({modes})" if modes else "") + ": "
+                + engine.about.get(lang), ""]
+    rows = []
+    for code in registry.in_family(LLM_DATADIST):
+        by_engine = {r.engine: r for r in registry.returns_of(code)}
+        if not by_engine:
+            continue
+        cells = []
+        for engine in engines:
+            row = by_engine.get(engine.key)
+            if row is None:
+                cells.append("")
+            elif row.never:
+                cells.append("—" + (f" ({_('reports')} {_role(row.folded_into)})" if row.folded_into else ""))
+            else:
+                cells.append(", ".join(f"`{c}`" for c in row.calls))
+        rows.append([_role(code.name), *cells])
+    out += ["## " + _("Which engine returns which code"), "",
+            _("Each cell lists the public calls of that engine that return the code; — means the engine "
+              "never returns it (and, where it reports another code instead, which). Every cell is cited "
+              "on the code's page, under \"Where it comes from\"."), "",
+            _table([_("Code"), *(e.label.get(lang) for e in engines)], rows), ""]
     return "\n".join(out)

@@ -17,11 +17,13 @@ LOCALES = Path(__file__).resolve().parent.parent / "locales"
 DOMAIN = "generated"
 
 _current: dict[str, str] = {}
+_language = ["en"]
 
 
 def use(language: str | None) -> None:
     """Translate :func:`_` calls into ``language`` (``zh_CN``...; English when no catalog)."""
     _current.clear()
+    _language[0] = "zh" if is_chinese(language) else "en"
     path = LOCALES / (language or "en") / "LC_MESSAGES" / f"{DOMAIN}.po"
     if not path.exists():
         return
@@ -33,6 +35,11 @@ def use(language: str | None) -> None:
 def _(message: str) -> str:
     """``message`` in the language set by :func:`use` (itself when untranslated)."""
     return _current.get(message, message)
+
+
+def lang() -> str:
+    """The registry language of the build (``en`` or ``zh``), for registry text the pages carry."""
+    return _language[0]
 
 
 def is_chinese(language: str | None) -> bool:

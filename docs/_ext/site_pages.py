@@ -6,7 +6,8 @@ real runs, so the site cannot drift from the package:
 * ``docs/codes/<NAME>.md``: one page per status code (stable URL
   ``codes/<NAME>.html#<NAME>``) and ``docs/codes/index.md``;
 * ``docs/_generated/*.md``: fragments that hand-written pages ``{include}``
-  (Python vs C++ differences, layout tables, captured CLI and notebook output);
+  (Python vs C++ differences, layout tables, the registry's field reference from
+  its schema, captured CLI and notebook output);
 * ``docs/_generated/snippets/``: no-index copies of the authoring snippets.
 
 The extension itself puts every number form of a code into the index, so the
@@ -23,12 +24,12 @@ from pathlib import Path
 import captured
 import site_i18n
 from code_pages import code_page, codes_index
-from compare_pages import differences, layout_tables
+from compare_pages import differences, engines_matrix, layout_tables
 from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.environment import BuildEnvironment
 
-from sphinx_llmstatus.registry import default_registry
+from sphinx_llmstatus.registry import default_registry, schema
 
 DOCS = Path(__file__).resolve().parent.parent
 GENERATED = DOCS / "_generated"
@@ -56,17 +57,19 @@ def generate(app: Sphinx, config: Config) -> None:
                                   for doc, tex, _title, author, theme in config.latex_documents]
         _quiet_jieba()
     registry = default_registry()
-    codes = list(registry)
+    codes = list(registry)  # every family's: a page per code
     out = DOCS / "codes"
     wanted = {f"{c.name}.md" for c in codes} | {"index.md"}
     for stale in out.glob("*.md"):
         if stale.name not in wanted:
             stale.unlink()
-    write_if_changed(out / "index.md", codes_index(codes))
+    write_if_changed(out / "index.md", codes_index(registry))
     for code in codes:
-        write_if_changed(out / f"{code.name}.md", code_page(code))
+        write_if_changed(out / f"{code.name}.md", code_page(code, registry))
     write_if_changed(GENERATED / "python-vs-cpp.md", differences(registry))
     write_if_changed(GENERATED / "layout.md", layout_tables(registry))
+    write_if_changed(GENERATED / "engines.md", engines_matrix(registry))
+    write_if_changed(GENERATED / "registry-fields.md", schema.reference() + "\n")
     for snippet in (DOCS / "snippets").glob("*/*"):
         target = GENERATED / "snippets" / snippet.parent.name / snippet.name
         text = snippet.read_text(encoding="utf-8")

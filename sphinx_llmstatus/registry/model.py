@@ -197,14 +197,18 @@ class Engine(_Record):
 class Binding(_Record):
     """A library that spells codes its own way: a pybind module, MindSpore Lite's exception classes...
 
-    ``qualifier`` may precede a spelling (``mindspore_lite.llm_engine.LLMOutOfMemory``).
+    ``qualifier`` may precede a spelling (``mindspore_lite.llm_engine.LLMOutOfMemory``);
+    ``in_logs`` is True when its names reach logs (an exception's class name in a traceback), so
+    the scanner looks for them.
     """
 
-    __slots__ = ("key", "label", "sources", "qualifier")
+    __slots__ = ("key", "label", "sources", "qualifier", "in_logs")
+    _defaults = {"in_logs": False}
     key: str
     label: Text
     sources: tuple[Source, ...]
     qualifier: str | None
+    in_logs: bool
 
 
 class Spelling(_Record):

@@ -458,6 +458,8 @@ BINDING = Spec("binding", m.Binding, (
     Field("label", TEXT, "What the binding is (a pybind module, a library's exception classes).", required=True),
     Field("sources", SOURCES, "Where it defines its names.", required=True),
     Field("qualifier", SHORT, "What may precede a name (`mindspore_lite.llm_engine`)."),
+    Field("in_logs", BOOL, "True when its names reach logs (exception class names in tracebacks): "
+          "the scanner then finds them.", default=False),
 ), "A library that spells codes its own way.")
 
 SPELLING = Spec("spelling", m.Spelling, (

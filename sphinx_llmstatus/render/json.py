@@ -164,7 +164,8 @@ def hit_dict(hit: Hit, file: str | None, lang: str = "en") -> dict[str, Any]:
         out["recoverable"] = {}
         out["remedy"] = {}
         out["meaning"] = (hit.other_meaning[1] if lang == "zh" else hit.other_meaning[0]) if hit.other_meaning else None
-        out["check"] = (hit.other_check[1] if lang == "zh" else hit.other_check[0]) if hit.other_check else None
+        if hit.kind != "symptom":  # a symptom's check is its own (above)
+            out["check"] = (hit.other_check[1] if lang == "zh" else hit.other_check[0]) if hit.other_check else None
         out["llm_datadist_name"] = hit.related.name if hit.related is not None else None
         if hit.other is not None:
             out["recoverable"] = dict(hit.other.recoverable)

@@ -102,7 +102,7 @@ class Hit:
             return self.process_api
         if "LLMStatusCode" in self.token:
             return "python" if code.python else code.views[0].api
-        if "_" not in self.token:  # a number (names all have underscores)
+        if self.token.strip("0123456789abcdefABCDEFxX") == "":  # a number, decimal or hex (ffffffff)
             return "cpp" if code.cpp else code.views[0].api
         name = self.token.rsplit(".", 1)[-1].rsplit(":", 1)[-1]
         spelled = [view.api for view in code.views if view.name == name]

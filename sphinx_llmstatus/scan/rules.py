@@ -187,6 +187,10 @@ class Matcher:
         for code in own:  # another layer's names (PARAM_INVALID, HCCL_E_...) are no LLM DataDist tokens
             for spelling in (code.name, *(v.name for v in code.views)):
                 names.setdefault(spelling, code)
+        for spelled in registry.bound_names:  # other libraries' names that reach logs (LLMOutOfMemory)
+            binding, bound = registry.bindings.get(spelled.binding), registry.get(spelled.code)
+            if binding is not None and binding.in_logs and bound is not None and bound.family == LLM_DATADIST:
+                names.setdefault(spelled.name, bound)
         self.names = names
         #: Values that are tokens only after a keyword (they also mean other things).
         self.shared_values: dict[int, StatusCode] = {

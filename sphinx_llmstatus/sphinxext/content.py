@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 from sphinx import addnodes
 
-from ..registry.model import Registry, StatusCode
+from ..registry.model import LLM_DATADIST, Registry, StatusCode
 from .config import is_url, settings
 from .labels import N_, label
 
@@ -118,6 +118,11 @@ class Renderer:
         """Meaning, note, per-API table (with sources), ``details`` (see :mod:`.details`), related codes."""
         views = [v for v in code.views if v.api in apis]
         out: list[nodes.Node] = []
+        if code.family != LLM_DATADIST:  # another layer's code: say so before anything else
+            family = self.registry.families.get(code.family)
+            name = family.label.get(self.lang) if family is not None else code.family
+            out.append(paragraph([nodes.strong("", self._("Layer")), nodes.Text(f": {name} ("),
+                                  nodes.Text(self._("not LLM DataDist")), nodes.Text(")")], ["llmstatus-layer"]))
         meanings = {v.meaning.get(self.lang) for v in views}
         if len(meanings) == 1:
             out.append(self.para(meanings.pop(), ["llmstatus-meaning"]))

@@ -1,6 +1,6 @@
 """The "what do I do now" parts of a code's entry, from the registry's field knowledge (issue #9).
 
-Four sections, each only when the registry has something for the code:
+Five sections, each only when the registry has something for the code:
 
 ``causes``
     "Causes and checks": per cause, when it happens, what to check, what fixed
@@ -10,6 +10,10 @@ Four sections, each only when the registry has something for the code:
     framework setting), with unit, default and how to set it;
 ``frameworks``
     "What frameworks do": how serving frameworks react to the code;
+``origins``
+    "Where it comes from": what to do, which engine returns the code from which
+    calls, how upper layers report it, other libraries' names for it
+    (:mod:`.origins`);
 ``reports``
     "Seen in public reports": the public issues and threads the above cite.
 
@@ -55,6 +59,10 @@ def details(renderer: Renderer, code: StatusCode, views: Sequence[ApiView],
     if "frameworks" in wanted and code.frameworks:
         out += _section(renderer, N_("What frameworks do"), "frameworks",
                         [_framework(renderer, note) for note in code.frameworks])
+    if "origins" in wanted:
+        from .origins import origins
+
+        out += origins(renderer, code, views)
     reports = _issues([*(c for c, _api in causes), *settings, *code.frameworks,
                        *(r for v in views for r in v.readings)])
     if "reports" in wanted and reports:

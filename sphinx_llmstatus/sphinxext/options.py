@@ -47,11 +47,11 @@ def recoverable_option(argument: str | None) -> str | BadValue:
 
 
 #: ``:sections:`` of an entry (see :mod:`.details`); ``none`` leaves them all out.
-SECTION_CHOICES = ("causes", "settings", "frameworks", "reports")
+SECTION_CHOICES = ("causes", "settings", "frameworks", "origins", "reports")
 
 
 def sections_option(argument: str | None) -> tuple[str, ...] | BadValue:
-    """``causes, settings, frameworks, reports`` (any of them, comma or space separated), or ``none``."""
+    """``causes, settings, frameworks, origins, reports`` (any of them, comma or space separated), or ``none``."""
     words = tuple(w.lower() for w in name_list(argument))
     if words == ("none",):
         return ()

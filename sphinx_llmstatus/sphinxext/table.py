@@ -2,6 +2,8 @@
 
 Options: ``:api: python|cpp|both`` (which API's rows and text; default both),
 ``:codes:`` (any lookup forms, comma or space separated; default all),
+``:family:`` (a family of the registry, ``hixl``, ``hccl``..., or ``all``; default
+LLM DataDist's codes, or every family of the codes ``:codes:`` names),
 ``:recoverable: yes|no``, ``:documented:`` (only rows of the chosen API
 pages), ``:columns:`` (from :data:`.content.COLUMNS`), ``:lang: en|zh``.
 Each row is a fallback target for roles; the name cell links to the code's
@@ -31,7 +33,7 @@ from sphinx.util.docutils import SphinxDirective
 from sphinx.util.typing import OptionSpec
 
 from ..registry.lookup import UnknownStatusCode, filter_codes, lookup
-from ..registry.model import StatusCode
+from ..registry.model import LLM_DATADIST, StatusCode
 from .config import settings
 from .content import _API_LABEL, COLUMNS, DEFAULT_COLUMNS, Renderer, build_table, paragraph
 from .diagnostics import Subtype, warn
@@ -42,6 +44,7 @@ from .state import doc_lang, get_registry, note_registry_dependency
 
 TABLE_OPTIONS: dict[str, Any] = {
     "codes": name_list,
+    "family": directives.unchanged_required,
     "recoverable": recoverable_option,
     "documented": directives.flag,
     "columns": name_list,
@@ -94,8 +97,13 @@ def _select_codes(registry, options, apis, recoverable, location) -> list[Status
                 codes.append(code)
     else:
         codes = list(registry)
+    family = options.get("family", "all" if wanted else LLM_DATADIST).strip()
+    if family != "all" and family not in registry.families:
+        warn(f":family: unknown family {family!r} (choose from {', '.join(registry.families)} or all)",
+             Subtype.option, location=location)
+        family = LLM_DATADIST
     return filter_codes(codes, api=apis, recoverable=recoverable,
-                        documented="documented" in options)
+                        documented="documented" in options, family=None if family == "all" else family)
 
 
 def _columns(requested: list[str] | None, location) -> list[str]:

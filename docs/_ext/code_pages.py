@@ -8,9 +8,8 @@ so the examples cannot drift from what the scanner recognises.
 
 from __future__ import annotations
 
-from site_i18n import _
-
 import site_i18n
+from site_i18n import _
 
 from sphinx_llmstatus.registry.model import LLM_DATADIST, Registry, StatusCode
 

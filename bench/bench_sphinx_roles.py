@@ -38,7 +38,7 @@ CONF = 'extensions = ["sphinx_llmstatus"]\nproject = "bench"\n'
 def _spellings() -> list[str]:
     """The written forms the mentions cycle through (what real pages contain)."""
     forms = []
-    for code in default_registry():
+    for code in default_registry().in_family("llm_datadist"):
         forms.append(code.name)
         view = code.view("python")
         if view is not None and view.name != code.name:
@@ -53,7 +53,7 @@ def _spellings() -> list[str]:
 def write_project(root: Path, pages: int, mentions: int, roles: bool) -> None:
     root.mkdir(parents=True, exist_ok=True)
     (root / "conf.py").write_text(CONF, encoding="utf-8")
-    codes = list(default_registry())
+    codes = list(default_registry().in_family("llm_datadist"))
     forms = _spellings()
     toc = "\n".join(f"   p{i}" for i in range(pages))
     (root / "index.rst").write_text(f"Bench\n=====\n\n.. toctree::\n\n   codes\n{toc}\n", encoding="utf-8")

@@ -60,12 +60,17 @@ def test_feature_not_enabled_keeps_both_page_versions():
     assert "not support" in newer.remedy.en and "不支持" in newer.remedy.zh
 
 
-def test_unconfirmed_meaning_says_so():
+def test_internal_codes_say_where_they_come_from():
+    # Codes 20-23 are set inside hicann/ge's KvCacheManager-mode engine (dflow/udf/built_in/
+    # llm_common/cache_manager.cpp) and folded into LLM_FAILED by every public call of it.
     for name in ("LLM_CACHE_INCOMPATIBLE", "LLM_CACHE_KEY_ALREADY_EXIST", "LLM_COPY_CACHE_FAILED",
                  "LLM_CACHE_ID_ALREADY_EXIST"):
-        meaning = REG[name].cpp.meaning
-        assert "Name only" in meaning.en and "名称推断" in meaning.zh
-    assert "not confirmed" in REG["LLM_CACHE_INCOMPATIBLE"].cpp.meaning.en
+        view = REG[name].cpp
+        assert "hicann/ge" in view.meaning.en and "No public call returns it" in view.meaning.en
+        assert "没有任何公开接口" in view.meaning.zh
+        assert "LLM_FAILED" in view.remedy.en and not view.documented
+    assert "numbers of tensors" in REG["LLM_CACHE_INCOMPATIBLE"].cpp.meaning.en
+    assert "halSdmaCopy" in REG["LLM_COPY_CACHE_FAILED"].cpp.meaning.en
 
 
 def test_unsupported_claims_are_gone():

@@ -175,3 +175,16 @@ def test_framework_notes():
     assert mindie.framework == "mindie" and "not as a success" in mindie.does.en
     vllm = [n for n in REG["LLM_TIMEOUT"].frameworks if n.framework == "vllm-ascend"]
     assert vllm and "Timeout during pull_blocks" in vllm[0].does.en
+
+
+def test_every_view_of_an_llm_datadist_code_has_a_cited_action():
+    """Issue 19, point 5: what an automation may do, now and then, per code and API (Xid catalog style)."""
+    from sphinx_llmstatus.registry.model import ACTIONS
+
+    for code in OWN:
+        for view in code.views:
+            action = view.action
+            assert action is not None, (code.name, view.api)
+            assert {action.immediate, action.investigate} <= set(ACTIONS) and action.sources, (code.name, view.api)
+    timeout = REG["LLM_WAIT_PROC_TIMEOUT"].python.action
+    assert (timeout.immediate, timeout.investigate, timeout.setting) == ("relink", "raise-setting", "sync_kv_timeout")

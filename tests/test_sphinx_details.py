@@ -58,7 +58,8 @@ def test_entry_shows_causes_settings_frameworks_and_reports(project):
     assert app.warning.getvalue() == ""
     dd = body(app)
     headings = [p.get_text() for p in dd.select("p.rubric")]
-    assert headings == ["Causes and checks", "Settings", "What frameworks do", "Seen in public reports"]
+    assert headings == ["Causes and checks", "Settings", "What frameworks do", "Where it comes from",
+                        "Seen in public reports"]
     cause = dd.select_one("dl.llmstatus-causes")
     text = cause.get_text(" ")
     assert "The decoder pulls while the prompt side is still busy." in text
@@ -72,6 +73,12 @@ def test_entry_shows_causes_settings_frameworks_and_reports(project):
     assert "Retries three times." in dd.select_one("dl.llmstatus-frameworks").get_text(" ")
     reports = [a.get_text() for a in dd.select("ul.llmstatus-reports a")]
     assert reports == ["A public report of the timeout"]
+    # Issue 19: which engine returns it, from which calls (each row cited), and what it is reported as.
+    origins = dd.select_one("dl.llmstatus-origins").get_text(" ")
+    assert "In KvCacheManager mode this code is never returned: you are on the CacheManager" in origins
+    assert "ge engine (KvCacheManager mode) : never returned (reports LLM_WAIT_PROC_TIMEOUT" in " ".join(
+        origins.split())
+    assert "PullKvBlocks" in origins and "kLLMTimeout" in origins
 
 
 def test_sections_option_picks_or_leaves_them_out(project):
@@ -88,14 +95,15 @@ def test_bad_sections_value_warns_and_shows_all(project):
     app = build(project, ".. llm-status:: LLM_TIMEOUT\n   :sections: causes, gossip\n")
     warnings = app.warning.getvalue()
     assert "[llmstatus.option]" in warnings and "'gossip'" in warnings
-    assert len(body(app).select("p.rubric")) == 4
+    assert len(body(app).select("p.rubric")) == 5
 
 
 @pytest.mark.parametrize("language", ["zh_CN", "zh-Hans"])
 def test_chinese_headings_and_text(project, language):
     app = build(project, ".. llm-status:: LLM_TIMEOUT\n", language=language)
     dd = body(app)
-    assert [p.get_text() for p in dd.select("p.rubric")] == ["原因与排查", "相关配置", "各框架的处理", "公开报告中的案例"]
+    assert [p.get_text() for p in dd.select("p.rubric")] == ["原因与排查", "相关配置", "各框架的处理", "错误码来源",
+                                                            "公开报告中的案例"]
     assert "解码端拉取时提示端仍在忙。" in dd.get_text()
 
 

@@ -85,7 +85,12 @@ def cmd_search(args: Namespace, registry: Registry, fmt: Format) -> int:
 def cmd_list(args: Namespace, registry: Registry, fmt: Format) -> int:
     from ..registry.lookup import filter_codes
 
-    codes = filter_codes(registry, api=args.api, recoverable=args.recoverable)
+    family = getattr(args, "family", "llm_datadist")
+    if family != "all" and family not in registry.families:
+        error(f"unknown family {family!r} (choose from {', '.join(registry.families)} or all)")
+        return EXIT_USAGE
+    codes = filter_codes(registry, api=args.api, recoverable=args.recoverable,
+                         family=None if family == "all" else family)
     write(sys.stdout, fmt.codes(codes, api=args.api))
     return EXIT_OK
 

@@ -31,7 +31,7 @@ Look up CANN LLM DataDist status codes and find them in logs.
 
   llmstatus CODE [CODE ...]          describe codes (name, 0x5010B009, 1343270921, -1, LLMStatusCode.X)
   llmstatus search TEXT              find codes by words of their names, meanings and remedies
-  llmstatus list [--api] [--recoverable]   table of codes
+  llmstatus list [--api] [--recoverable] [--family]   table of codes
   llmstatus scan [FILE ...|-]        list every status code in logs, with remedies and a summary
 
 Output options (--lang, --format/--json, --color, --registry) go before or after the command.
@@ -155,6 +155,9 @@ def build_parser() -> _Parser:
     p.add_argument("--api", choices=("python", "cpp"), help="only codes this API has, in its spelling")
     p.add_argument("--recoverable", choices=("yes", "no"),
                    help="only codes with this recoverability (in --api, or in any API)")
+    p.add_argument("--family", default="llm_datadist", metavar="FAMILY",
+                   help="the codes of this layer (llm_datadist, hixl, hccl, acl_runtime, mindie; all: every "
+                        "layer); default llm_datadist")
 
     p = _sub(sub, "scan", help="find status codes in log files",
              description="Every LLM DataDist status code in FILEs or standard input ('-'), one hit per code "

@@ -369,7 +369,7 @@ class LLMStatusMagics(Magics):
             detail = self._filters_text(filters, lang)
         if not codes:
             return label("No LLM DataDist status code", lang) + (f" {detail}" if detail else "") + "."
-        head = label("{n} of {total} LLM DataDist status codes", lang, n=len(codes), total=len(self.registry))
+        head = label("{n} of {total} LLM DataDist status codes", lang, n=len(codes), total=len(self.registry.in_family("llm_datadist")))
         return f"{head} {detail}" if detail else head
 
     def last_exception(self) -> BaseException | None:

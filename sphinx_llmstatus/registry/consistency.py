@@ -9,7 +9,7 @@ code or one of the view's ``functions``/``options``/``modes``, and each of
 those appears backticked in both languages; a cause, reading, setting,
 framework note or symptom backticks only codes, API names some view lists,
 settings (of the code; of any code for a symptom) and its own ``terms``; each
-term is backticked in both languages.
+term is backticked in both languages; an action's ``setting`` is a setting of its code.
 """
 
 from __future__ import annotations
@@ -57,6 +57,9 @@ def _code_problems(code: StatusCode, known: set[str], api_names: set[str]) -> It
                 if api_name not in shown:
                     yield f"{view.api}.remedy.{lang}", f"names no `{api_name}`, which the entry lists"
     settings = {s.name for s in code.settings}
+    for view in code.views:
+        if view.action is not None and view.action.setting and view.action.setting not in settings:
+            yield f"{view.api}.action.setting", f"{view.action.setting!r} is not a setting of the code"
     allowed = api_names | settings
     for view in code.views:
         for i, cause in enumerate(view.causes, 1):

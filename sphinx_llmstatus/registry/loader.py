@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
     from .schema import Spec
 
-from .model import APIS, LLM_DATADIST, Registry, Source, StatusCode
+from .model import APIS, Registry, Source, StatusCode, family_order
 
 DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 PACKAGED_NAME = "registry.toml"
@@ -298,11 +298,9 @@ class _Builder:
         arrays = {table: tuple(ctx.build(spec, raw, Where(label, _always(file)))
                                for raw, file, label in self.arrays.get(table, {}).values())
                   for table, (spec, _identity, _attr) in ARRAYS.items()}
-        # LLM DataDist first, then the neighbouring layers by key: the order of pages and reports.
-        families = tables["families"] = {k: tables["families"][k]
-                                         for k in sorted(tables["families"], key=lambda k: (k != LLM_DATADIST, k))}
+        families = tables["families"]
         _check_unique(self, codes, families)
-        order = {key: i for i, key in enumerate(families)}
+        order = {key: i for i, key in enumerate(sorted(families, key=family_order))}
         codes.sort(key=lambda c: (order.get(c.family, 0), *_sort_key(c)))
         registry = Registry(codes=tuple(codes), sources=ctx.sources, files=files, symptoms=arrays["symptom"],
                             families=families, frameworks=tables["frameworks"], engines=tables["engines"],

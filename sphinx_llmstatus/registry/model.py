@@ -117,8 +117,12 @@ class Source(_Record):
 
     def at(self, lines: str) -> Source:
         """This source cited at ``lines`` (``"L255-L260"``): the same source, its URL pointing there."""
-        return Source(key=self.key, api=self.api, kind=self.kind, title=self.title,
-                      url=f"{self.url.split('#', 1)[0]}#{lines}", version=self.version, lines=lines)
+        cited, setter = object.__new__(Source), object.__setattr__  # made at every start: no generic __init__
+        for name in self.__slots__:
+            setter(cited, name, getattr(self, name))
+        setter(cited, "url", f"{self.url.split('#', 1)[0]}#{lines}")
+        setter(cited, "lines", lines)
+        return cited
 
 
 class Family(_Record):
@@ -396,9 +400,11 @@ SYMPTOM_PATTERN_MAX = 200
 
 
 #: What an automation may do about a code (NVIDIA's Xid catalog gives an immediate and an
-#: investigatory action per error): ``raise-setting`` names a setting, ``fix-config`` a field.
+#: investigatory action per error): ``raise-setting`` names a setting, ``fix-config`` a field;
+#: ``fix-call`` sends the failure to whoever owns the calling code (its arguments or the order
+#: of its calls), ``collect-and-escalate`` to the vendor, with the logs.
 ACTIONS: tuple[str, ...] = ("none", "retry", "relink", "raise-setting", "free-or-resize-pool", "fix-config",
-                            "restart-process", "collect-and-escalate")
+                            "fix-call", "restart-process", "collect-and-escalate")
 
 
 class Action(_Record):
@@ -599,6 +605,12 @@ class StatusCode(_Record):
         return (self.python.functions, self.python.options) != (self.cpp.functions, self.cpp.options)
 
 
+def family_order(key: str) -> tuple[bool, str]:
+    """Sort key of families: LLM DataDist first, then the neighbouring layers by key (the order of
+    pages, lists and reports)."""
+    return (key != LLM_DATADIST, key)
+
+
 class Registry:
     """All status codes, indexed by every spelling and by value, with the tables they refer to.
 
@@ -626,7 +638,7 @@ class Registry:
                  shared: tuple[SharedReading, ...] = (), log_formats: tuple[LogFormat, ...] = ()) -> None:
         self.codes, self.sources, self.files = tuple(codes), sources, tuple(files)
         self.symptoms = tuple(symptoms)
-        self.families = families or {}
+        self.families = {k: (families or {})[k] for k in sorted(families or {}, key=family_order)}
         self.frameworks = frameworks or {}
         self.engines = engines or {}
         self.bindings = bindings or {}

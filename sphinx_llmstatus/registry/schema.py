@@ -351,7 +351,12 @@ class Spec:
                  checks: tuple[Callable[[Any, Where, Context], None], ...] = ()) -> None:
         self.title, self.cls, self.fields, self.doc, self.checks = title, cls, fields, doc, checks
         self.keys = frozenset(f.key for f in fields)
-        self.by_key = {f.key: f for f in fields}
+        #: For :mod:`.store`: per TOML key, ``(slot, True when stored as it is, the kind's load)``;
+        #: the record's slots with their defaults.
+        self.by_key = {f.key: (f.attr, f.kind.plain, f.kind.load) for f in fields}
+        slots: tuple[str, ...] = getattr(cls, "__slots__", ())
+        defaults: dict[str, Any] = getattr(cls, "_defaults", {})
+        self.slot_defaults = tuple((name, defaults.get(name)) for name in slots)
 
 
 TEXT = TextKind()

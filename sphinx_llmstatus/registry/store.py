@@ -23,7 +23,7 @@ from .model import Registry, Source, _Record
 
 #: Bumped when the stored form changes: an older file is then ignored.
 FORMAT = 2
-_set = object.__setattr__
+_new, _set = object.__new__, object.__setattr__
 
 
 def _encode(spec: Spec, record: _Record) -> dict[str, Any]:
@@ -99,12 +99,12 @@ class Loader:
         # `llmstatus CODE`, so the record is made without _Record.__init__'s checks.
         fields = spec.by_key
         for key, value in raw.items():
-            field = fields[key]
-            extra[field.attr] = value if field.kind.plain else field.kind.load(value, self, key)
-        cls: Any = spec.cls
-        record, defaults = object.__new__(cls), cls._defaults
-        for name in cls.__slots__:
-            _set(record, name, extra[name] if name in extra else defaults.get(name))
+            attr, plain, load = fields[key]
+            extra[attr] = value if plain else load(value, self, key)
+        record: Any = _new(spec.cls)
+        get = extra.get
+        for name, default in spec.slot_defaults:
+            _set(record, name, get(name, default))
         return record
 
 

@@ -292,10 +292,11 @@ def hit_line(hit: Hit, lang: str, file: str | None = None, color: bool = False) 
                 if hit.related is not None else "")
         check = (("；" if lang == "zh" else "; ") + label("check", lang) + ": "
                  + plain(hit.other_check[1 if lang == "zh" else 0])) if hit.other_check else ""
+        hexed = hit.token[:2] in ("0x", "0X") or hit.family == "ge"  # as the log wrote it, or GE's 0xFFFFFFFF
         desc = (style(f"[{family_label(hit.family, lang)}] {hit.other_name or hit.token}", "yellow",
                       color=color)
-                + (f" 0x{hit.value:08X}" if hit.value is not None and hit.value >= 0 else "")
-                + f": {plain(meaning)}{also}{check} ({hit.evidence})")
+                + (f" 0x{hit.value:08X}" if hexed and hit.value is not None and hit.value >= 0 else "")
+                + f": {plain(meaning).rstrip('。.')}{also}{check} ({hit.evidence})")
     elif code is None:
         from ..registry.layout import decode_layout
 

@@ -315,8 +315,9 @@ class _Run:
             return {"other_name": reading.name, "other_meaning": (reading.meaning.en, reading.meaning.zh)}
         entry = _family_entry(registry, family, value)
         if entry is not None:
-            view = entry.views[0]
-            check = view.causes[0].check if view.causes else view.remedy
+            view = next((v for v in entry.views if v.documented), entry.views[0])
+            # The vendor's own advice where a page documents the code; else what the first cause checks.
+            check = view.remedy if view.documented or not view.causes else view.causes[0].check
             return {"other": entry, "other_name": entry.name, "other_meaning": (view.meaning.en, view.meaning.zh),
                     "other_check": (check.en, check.zh)}
         fam = registry.families.get(family)

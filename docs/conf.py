@@ -61,7 +61,9 @@ latex_elements = {
 \setCJKmonofont{Noto Sans Mono CJK SC}
 """,
     # Tables one size smaller: a code table holds names of up to 31 characters next to the meaning.
-    "preamble": r"\apptocmd{\sphinxattablestart}{\small}{}{}\apptocmd{\sphinxatlongtablestart}{\small}{}{}",
+    # xurl: a printed URL may break anywhere (a 40-digit commit hash in a source link is no word).
+    "preamble": r"\apptocmd{\sphinxattablestart}{\small}{}{}\apptocmd{\sphinxatlongtablestart}{\small}{}{}"
+                r"\usepackage{xurl}",
     "papersize": "a4paper",
     "pointsize": "10pt",
     # Sphinx's own table style, without zebra rows: badges and long names read better plain.

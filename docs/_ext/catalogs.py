@@ -69,7 +69,7 @@ def site_template(gettext_dir: Path) -> Catalog:
 
 def generated_template() -> Catalog:
     sys.path.insert(0, str(DOCS.parent))
-    from sphinx_llmstatus.registry.layout import KNOWN, NEIGHBOUR_FAMILIES
+    from sphinx_llmstatus.registry.layout import KNOWN
 
     out = Catalog(project="sphinx-llmstatus site generator", fuzzy=False)
     for filename, lineno, message, _comments, _context in extract_from_dir(
@@ -78,8 +78,6 @@ def generated_template() -> Catalog:
     for labels in KNOWN.values():
         for label in labels.values():
             out.add(label, locations=[("registry/layout.py", 0)])
-    for _range, label in NEIGHBOUR_FAMILIES:
-        out.add(label, locations=[("registry/layout.py", 0)])
     for word in ("other family", "modes", "functions", "remedy"):  # passed to _() as variables
         out.add(word, locations=[("_ext/compare_pages.py", 0)])
     return out

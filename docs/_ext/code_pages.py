@@ -112,8 +112,8 @@ def codes_index(registry: Registry) -> str:
     for family in registry.families.values():
         if family.key == LLM_DATADIST or not registry.in_family(family.key):
             continue
-        columns = "name, python, cpp, decimal, recoverable, meaning" if not family.string_codes else \
-            "name, python, cpp, recoverable, meaning"
+        # The name and the number are what a log shows; a layer's API spellings are on each code's page.
+        columns = "name, recoverable, meaning" if family.string_codes else "name, decimal, recoverable, meaning"
         sections.append(f"""## {family.label.get(lang)}
 
 {family.about.get(lang)}

@@ -9,6 +9,7 @@ from __future__ import annotations
 from site_i18n import _
 from site_i18n import lang as _lang
 
+from sphinx_llmstatus.registry import schema
 from sphinx_llmstatus.registry.layout import FIELDS, KNOWN, decode_layout
 from sphinx_llmstatus.registry.model import LLM_CODE_BASE, LLM_DATADIST, Registry, StatusCode
 
@@ -21,12 +22,19 @@ def _lit(names: tuple[str, ...] | list[str]) -> str:
     return ", ".join(f"`{n}`" for n in names) or "—"
 
 
-def _table(header: list[str], rows: list[list[str]]) -> str:
-    # PDF: the first column holds code names whole (see sphinxext/printing.py for the code tables).
+def _table(header: list[str], rows: list[list[str]], shares: list[int] | None = None, small: bool = False) -> str:
+    """A Markdown table; in the PDF its columns take ``shares`` of the width (default: the first
+    38%, which holds code names whole, the rest split evenly), ragged right, and ``small`` sets it
+    in a smaller font (a table of many narrow columns)."""
     rest = len(header) - 1
-    spec = r"\X{38}{100}" + "".join(rf"\X{{{62 // rest}}}{{100}}" for _ in range(rest))
+    shares = shares or [38] + [62 // rest] * rest
+    spec = "".join(rf">{{\raggedright\arraybackslash}}\X{{{s}}}{{{sum(shares)}}}" for s in shares)
     lines = ["```{tabularcolumns} " + spec, "```", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
+    if small:
+        # conf.py sets every table in \small at its start: within this group, \small is \scriptsize.
+        lines = ["```{raw} latex", r"\begingroup\let\small\scriptsize", "```", "", *lines, "",
+                 "```{raw} latex", r"\endgroup", "```"]
     return "\n".join(lines)
 
 
@@ -155,7 +163,7 @@ def layout_tables(registry: Registry) -> str:
 
 def engines_matrix(registry: Registry) -> str:
     """The code x engine x call matrix (``docs/engines.md`` includes it): which engine of LLM DataDist
-    returns which code from which calls, and which never does."""
+    returns which code (the matrix), and from which calls (a list per engine below it)."""
     engines = list(registry.engines.values())
     lang = _lang()
     out = ["## " + _("The engines"), ""]
@@ -163,7 +171,7 @@ def engines_matrix(registry: Registry) -> str:
         modes = ", ".join(f"`{m}`" for m in engine.modes)
         out += [f"**{engine.label.get(lang)}**" + (f" ({modes})" if modes else "") + ": "
                 + engine.about.get(lang), ""]
-    rows = []
+    rows, calls = [], {e.key: [] for e in engines}
     for code in registry.in_family(LLM_DATADIST):
         by_engine = {r.engine: r for r in registry.returns_of(code)}
         if not by_engine:
@@ -174,13 +182,30 @@ def engines_matrix(registry: Registry) -> str:
             if row is None:
                 cells.append("")
             elif row.never:
-                cells.append("—" + (f" ({_('reports')} {_role(row.folded_into)})" if row.folded_into else ""))
+                cells.append(f"→ {_role(row.folded_into)}" if row.folded_into else "—")
             else:
-                cells.append(", ".join(f"`{c}`" for c in row.calls))
+                cells.append("✓")
+                calls[engine.key].append(f"- {_role(code.name)}: " + ", ".join(f"`{c}`" for c in row.calls))
         rows.append([_role(code.name), *cells])
     out += ["## " + _("Which engine returns which code"), "",
-            _("Each cell lists the public calls of that engine that return the code; — means the engine "
-              "never returns it (and, where it reports another code instead, which). Every cell is cited "
-              "on the code's page, under \"Where it comes from\"."), "",
-            _table([_("Code"), *(e.label.get(lang) for e in engines)], rows), ""]
+            _("✓: the engine returns the code; —: it never does; → a code: it never does, and reports that code "
+              "instead. The calls "
+              "that return each code are listed per engine below, and every cell is cited on the code's page, "
+              "under \"Where it comes from\"."), "",
+            _table([_("Code"), *(e.label.get(lang) for e in engines)], rows,
+                   shares=[28] + [72 // len(engines)] * len(engines), small=True), ""]
+    out += ["## " + _("The calls that return each code"), ""]
+    for engine in engines:
+        out += [f"### {engine.label.get(lang)}", "", *calls[engine.key], ""]
+    return "\n".join(out)
+
+
+def field_reference() -> str:
+    """The registry's field reference (``docs/registry.md`` includes it), from its schema."""
+    out = []
+    for table, doc, fields in schema.reference():
+        rows = [[f"`{key}`", kind + (", " + _("required") if required else ""), meaning]
+                for key, kind, required, meaning in fields]
+        out += [f"### `{table}`", "", doc, "", _table([_("Key"), _("Type"), _("Meaning")], rows, shares=[22, 30, 48]),
+                ""]
     return "\n".join(out)

@@ -24,12 +24,12 @@ from pathlib import Path
 import captured
 import site_i18n
 from code_pages import code_page, codes_index
-from compare_pages import differences, engines_matrix, layout_tables
+from compare_pages import differences, engines_matrix, field_reference, layout_tables
 from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.environment import BuildEnvironment
 
-from sphinx_llmstatus.registry import default_registry, schema
+from sphinx_llmstatus.registry import default_registry
 
 DOCS = Path(__file__).resolve().parent.parent
 GENERATED = DOCS / "_generated"
@@ -69,7 +69,7 @@ def generate(app: Sphinx, config: Config) -> None:
     write_if_changed(GENERATED / "python-vs-cpp.md", differences(registry))
     write_if_changed(GENERATED / "layout.md", layout_tables(registry))
     write_if_changed(GENERATED / "engines.md", engines_matrix(registry))
-    write_if_changed(GENERATED / "registry-fields.md", schema.reference() + "\n")
+    write_if_changed(GENERATED / "registry-fields.md", field_reference() + "\n")
     for snippet in (DOCS / "snippets").glob("*/*"):
         target = GENERATED / "snippets" / snippet.parent.name / snippet.name
         text = snippet.read_text(encoding="utf-8")

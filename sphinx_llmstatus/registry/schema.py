@@ -707,21 +707,16 @@ def linear_regex_problem(pattern: str) -> str | None:
     return walk(tree, 1)
 
 
-def reference() -> str:
-    """The field reference of every record, as Markdown tables (``docs/registry.md`` includes it)."""
-    specs = [("`[sources.KEY]`", SOURCE), ("`[families.KEY]`", FAMILY), ("`[frameworks.KEY]`", FRAMEWORK),
-             ("`[engines.KEY]`", ENGINE), ("`[bindings.KEY]`", BINDING), ("`[[code]]`", CODE_SPEC),
-             ("`[code.python]`, `[code.cpp]`", VIEW), ("`[[code.python.causes]]`", CAUSE),
-             ("`applies_to`", APPLIES), ("`[[code.cpp.readings]]`", READING), ("`[code.python.action]`", ACTION),
-             ("`[[code.settings]]`", SETTING), ("`[[code.frameworks]]`", FRAMEWORK_NOTE),
-             ("`[[code.becomes]]`", BECOMES), ("`[[symptom]]`", SYMPTOM), ("`[[spelling]]`", SPELLING),
-             ("`[[returns]]`", RETURNS), ("`[[shared]]`", SHARED), ("`[[log_format]]`", LOG_FORMAT),
-             ("`[[log_format.samples]]`", LOG_SAMPLE)]
-    out: list[str] = []
-    for heading, spec in specs:
-        out += [f"### {heading}", "", spec.doc, "", "| Key | Type | Required | Meaning |", "|---|---|---|---|"]
-        for field in spec.fields:
-            required = "yes" if field.required else ""
-            out.append(f"| `{field.key}` | {field.kind.doc} | {required} | {field.doc} |")
-        out.append("")
-    return "\n".join(out)
+def reference() -> list[tuple[str, str, list[tuple[str, str, bool, str]]]]:
+    """The field reference of every record: ``(table, its meaning, [(key, type, required, meaning)])``,
+    in the order a reader meets them (the site lays it out: ``docs/_ext/site_pages.py``)."""
+    specs = [("[sources.KEY]", SOURCE), ("[families.KEY]", FAMILY), ("[frameworks.KEY]", FRAMEWORK),
+             ("[engines.KEY]", ENGINE), ("[bindings.KEY]", BINDING), ("[[code]]", CODE_SPEC),
+             ("[code.python], [code.cpp]", VIEW), ("[[code.python.causes]]", CAUSE),
+             ("applies_to", APPLIES), ("[[code.cpp.readings]]", READING), ("[code.python.action]", ACTION),
+             ("[[code.settings]]", SETTING), ("[[code.frameworks]]", FRAMEWORK_NOTE),
+             ("[[code.becomes]]", BECOMES), ("[[symptom]]", SYMPTOM), ("[[spelling]]", SPELLING),
+             ("[[returns]]", RETURNS), ("[[shared]]", SHARED), ("[[log_format]]", LOG_FORMAT),
+             ("[[log_format.samples]]", LOG_SAMPLE)]
+    return [(table, spec.doc, [(f.key, f.kind.doc, f.required, f.doc) for f in spec.fields])
+            for table, spec in specs]

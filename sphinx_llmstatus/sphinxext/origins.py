@@ -60,12 +60,12 @@ def _item(term: str, body: list[nodes.Node]) -> nodes.definition_list_item:
     return nodes.definition_list_item("", nodes.term(term, term), nodes.definition("", *body))
 
 
-def _links(found: list[dict[str, str]]) -> list[nodes.Node]:
+def _links(found: list[dict[str, Any]]) -> list[nodes.Node]:
     out: list[nodes.Node] = []
     for i, source in enumerate(found):
         out.append(nodes.Text("; " if i else "("))
-        out.append(nodes.reference(source["title"], source["title"], refuri=source["url"], internal=False,
-                                   classes=["llmstatus-external"]))
+        text = f"{source['title']}, {source['lines']}" if source["lines"] else source["title"]
+        out.append(nodes.reference(text, text, refuri=source["url"], internal=False, classes=["llmstatus-external"]))
     if out:
         out.append(nodes.Text(")"))
     return out

@@ -87,13 +87,18 @@ LATEX_SHARES = {"name": 38, "number": 13, "recoverable": 17, "label": 17}
 _WHOLE_WORDS = {"name", "number", "recoverable", "label"}
 
 
-def latex_colspec(kinds: list[str]) -> str:
+def latex_colspec(kinds: list[str], name_chars: int = 0) -> str:
     """A ``tabularcolumns`` spec for columns of ``kinds`` (``name``, ``number``, ``recoverable``,
-    ``label``, ``text``): fixed shares from :data:`LATEX_SHARES`, the rest split among ``text``."""
-    fixed = sum(LATEX_SHARES.get(k, 0) for k in kinds)
+    ``label``, ``text``): fixed shares from :data:`LATEX_SHARES`, the rest split among ``text``.
+    A name column whose longest name has more than 31 characters (``ACL_ERROR_RT_VECTOR_CORE_TRAP_
+    EXCEPTION``) widens to hold it whole, up to 55%."""
+    share_of = dict(LATEX_SHARES)
+    if name_chars > 31:
+        share_of["name"] = min(55, LATEX_SHARES["name"] * name_chars // 31 + 1)
+    fixed = sum(share_of.get(k, 0) for k in kinds)
     texts = kinds.count("text")
     rest = max(100 - fixed, 10 * texts)
-    shares = [LATEX_SHARES.get(k) or rest // max(texts, 1) for k in kinds]
+    shares = [share_of.get(k) or rest // max(texts, 1) for k in kinds]
     total = sum(shares)
     cols = []
     for kind, share in zip(kinds, shares):
@@ -117,4 +122,5 @@ class TableColumns(SphinxPostTransform):
             index = parent.index(table)
             if index and isinstance(parent[index - 1], addnodes.tabular_col_spec):
                 continue
-            parent.insert(index, addnodes.tabular_col_spec(spec=latex_colspec(list(kinds))))
+            parent.insert(index, addnodes.tabular_col_spec(
+                spec=latex_colspec(list(kinds), table.get("llmstatus_name_chars", 0))))

@@ -152,6 +152,7 @@ def code_table(renderer: Renderer, codes, columns, apis, row_id) -> nodes.table:
     widths = [max(_group_width(key, cols, codes), len(h) + 2) for (key, cols), h in zip(groups, header)]
     table = build_table(header, rows, widths, classes=["llmstatus-table"], row_ids=ids)
     table["llmstatus_columns"] = [key for key, _cols in groups]  # LaTeX column spec (printing.py)
+    table["llmstatus_name_chars"] = _group_width("name", ["name"], codes) - 2
     return table
 
 
@@ -178,7 +179,9 @@ def _group_cell(renderer: Renderer, code: StatusCode, views, key: str, cols: lis
                 out.append(paragraph([nodes.Text(_API_LABEL[v.api] + colon),
                                       nodes.literal(v.name, v.name, classes=["llmstatus-name"])],
                                      ["llmstatus-api-name"]))
-        if len(apis) > 1 and len(views) == 1:
+        # "C++ only" tells an LLM DataDist reader which API lacks the code; another layer's codes
+        # have one API each, so there it would only be noise.
+        if len(apis) > 1 and len(views) == 1 and code.family == LLM_DATADIST:
             only = _(_ONLY[views[0].api])
             out.append(paragraph([nodes.inline(only, only)], ["llmstatus-only"]))
         return out

@@ -23,9 +23,10 @@ def _registry(registry: Registry | None) -> Registry:
     return default_registry()
 
 
-def sources(found: Iterable[Source], lang: str) -> list[dict[str, str]]:
-    """``[{key, title, url}]``: each citation with the title in ``lang`` and its URL (lines included)."""
-    return [{"key": s.citation, "title": s.title.get(lang), "url": s.url} for s in found]
+def sources(found: Iterable[Source], lang: str) -> list[dict[str, Any]]:
+    """``[{key, title, url, lines}]``: each citation with the title in ``lang``, its URL (pointing at
+    the cited lines) and those lines (``"L255-L260"``, None for the whole source)."""
+    return [{"key": s.citation, "title": s.title.get(lang), "url": s.url, "lines": s.lines} for s in found]
 
 
 def family(code: StatusCode, registry: Registry | None, lang: str) -> dict[str, str]:

@@ -642,6 +642,18 @@ def test_lookup_prints_causes_as_a_checklist():
     assert "原因与排查:" in zh and "\n        检查: " in zh and "\n        解决: " in zh
 
 
+def test_lookup_json_says_which_engine_returns_the_code():
+    """Issue 19: LLM_PROCESSING_LINK comes only from the KvCacheManager engine, each row cited."""
+    (entry,) = json.loads(out(run("LLM_PROCESSING_LINK", "--json")))
+    engines = {e["engine"]: e for e in entry["engines"]}
+    assert engines["ge"]["returned"] and "link_clusters" in engines["ge"]["calls"]
+    assert engines["ge"]["modes"] == ["KvCacheManager"]
+    assert not engines["hixl"]["returned"] and not engines["hixl-cpp"]["returned"]
+    assert all(e["sources"] for e in entry["engines"])
+    text = out(run("LLM_PROCESSING_LINK"))
+    assert "In CacheManager mode this code is never returned: you are on the KvCacheManager engine." in text
+
+
 def test_lookup_json_has_causes_settings_and_frameworks():
     for name in _codes_with_causes():
         (entry,) = json.loads(out(run(name, "--json")))
@@ -649,13 +661,13 @@ def test_lookup_json_has_causes_settings_and_frameworks():
         for cause in entry["causes"]:
             assert set(cause) == {"api", "when", "check", "fix", "applies_to", "sources"}
             assert set(cause["applies_to"]) == {"frameworks", "modes", "versions"}
-            assert cause["sources"] and all(set(s) == {"key", "title", "url"} for s in cause["sources"])
+            assert cause["sources"] and all(set(s) == {"key", "title", "url", "lines"} for s in cause["sources"])
         assert isinstance(entry["settings"], list) and isinstance(entry["frameworks"], list)
     (entry,) = json.loads(out(run("--registry", str(SETTINGS_REGISTRY), "LLM_TIMEOUT", "--json")))
     assert entry["settings"] == [{"name": "sync_kv_timeout", "kind": "option", "api": None, "unit": "ms",
                                   "default": "1000", "about": "How long a pull waits.",
                                   "sources": [{"key": "t-src", "title": "A test thread",
-                                               "url": "https://example.com/thread"}]}]
+                                               "url": "https://example.com/thread", "lines": None}]}]
     assert entry["frameworks"][0]["framework"] == "vllm-ascend" and entry["frameworks"][0]["does"]
 
 

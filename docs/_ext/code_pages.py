@@ -112,8 +112,9 @@ def codes_index(registry: Registry) -> str:
     for family in registry.families.values():
         if family.key == LLM_DATADIST or not registry.in_family(family.key):
             continue
-        # The name and the number are what a log shows; a layer's API spellings are on each code's page.
-        columns = "name, recoverable, meaning" if family.string_codes else "name, decimal, recoverable, meaning"
+        # The name and the number are what a log shows; a layer's API spellings and recoverability
+        # (mostly undocumented) are on each code's page, which keeps long names and the meaning in view.
+        columns = "name, meaning" if family.string_codes else "name, decimal, meaning"
         sections.append(f"""## {family.label.get(lang)}
 
 {family.about.get(lang)}

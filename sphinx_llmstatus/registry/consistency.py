@@ -9,7 +9,8 @@ code or one of the view's ``functions``/``options``/``modes``, and each of
 those appears backticked in both languages; a cause, reading, setting,
 framework note or symptom backticks only codes, API names some view lists,
 settings (of the code; of any code for a symptom) and its own ``terms``; each
-term is backticked in both languages; an action's ``setting`` is a setting of its code.
+term is backticked in both languages; an action's ``setting`` is a setting of its code; no cause
+applies to a manager mode whose engines never return its code.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ def problems(registry: Registry) -> list[str]:
     out: list[str] = []
     for code in registry:
         out += [f"{code.name}: {field}: {reason}" for field, reason in _code_problems(code, known, api_names)]
+    out += list(_mode_problems(registry))
     all_settings = {s.name for c in registry for s in c.settings}
     for symptom in registry.symptoms:
         allowed = api_names | all_settings | set(symptom.terms)
@@ -76,6 +78,23 @@ def _code_problems(code: StatusCode, known: set[str], api_names: set[str]) -> It
     for i, note in enumerate(code.frameworks, 1):
         for field, reason in _backticks({"does": note.does}, allowed | set(note.terms), known, note.terms):
             yield f"frameworks[{i}].{field}", reason
+
+
+def _mode_problems(registry: Registry) -> Iterator[str]:
+    """No cause applies to a manager mode whose engines never return its code (the engine rows,
+    ``engines.toml``, say which engine returns which code)."""
+    for code in registry:
+        rows = registry.returns_of(code)
+        if not rows:
+            continue
+        returned = {m for r in rows if not r.never and r.engine in registry.engines
+                    for m in registry.engines[r.engine].modes}
+        for view in code.views:
+            for i, cause in enumerate(view.causes, 1):
+                for mode in cause.applies_to.modes:
+                    if mode not in returned:
+                        yield (f"{code.name}: {view.api}.causes[{i}].applies_to.modes: no engine of {mode} mode "
+                               "returns this code")
 
 
 def _backticks(texts: Mapping[str, Text], allowed: set[str], codes: set[str],

@@ -737,3 +737,35 @@ def test_an_option_of_a_command_given_before_it_says_where_it_goes():
     assert err(p).splitlines()[-1] == (
         "llmstatus: error: unrecognized arguments: -C (options of 'scan' go after it: llmstatus scan OPTION...)")
     assert "go after it" not in err(run("--bogus", "LLM_TIMEOUT"))
+
+
+@pytest.mark.parametrize("argv", [
+    ["LLM_LINK_FAILED"], ["0x5010B009"], ["1343270921", "-1"], ["-0x5010B009"], ["LLM", "LINK", "FAILED"],
+    ["LLMStatusCode.LLM_TIMEOUT"], [""], ["@file"], ["5010b009", "kLinKFailed"],
+])
+def test_codes_alone_parse_as_argparse_does_without_it(argv):
+    """`llmstatus CODE...` skips argparse (start-up): the namespace must be the one it would give."""
+    from sphinx_llmstatus.cli.parser import parse
+    from sphinx_llmstatus.cli.plain import plain_lookup
+
+    assert vars(plain_lookup(argv)) == vars(parse(argv))
+
+
+@pytest.mark.parametrize("argv", [
+    [], ["-h"], ["--json", "X"], ["X", "--lang", "zh"], ["search", "x"], ["X", "scan"], ["--", "X"], ["-"],
+    ["--registry=f.toml", "X"], ["-x1"],
+])
+def test_anything_but_codes_goes_to_argparse(argv):
+    from sphinx_llmstatus.cli.plain import plain_lookup
+
+    assert plain_lookup(argv) is None
+
+
+def test_a_code_lookup_does_not_import_argparse():
+    code = ("import sys; sys.argv = ['llmstatus', 'LLM_LINK_FAILED']\n"
+            "from sphinx_llmstatus.cli import main\n"
+            "status = main()\n"
+            "print(status, 'argparse' in sys.modules, 'sphinx_llmstatus.registry.loader' in sys.modules,"
+            " 'sphinx_llmstatus.registry.schema' in sys.modules, file=sys.stderr)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stderr.split() == ["0", "False", "False", "False"]

@@ -8,7 +8,8 @@ import textwrap
 import pytest
 
 from sphinx_llmstatus.registry import RegistryError, default_registry, load_registry
-from sphinx_llmstatus.registry.loader import packaged_registry_path, read_toml
+from sphinx_llmstatus.registry.loader import read_toml
+from sphinx_llmstatus.registry.packaged import packaged_registry_path
 
 VIEW = '''
 [code.python]
@@ -137,9 +138,9 @@ def test_read_toml_names_file(tmp_path):
 
 
 def test_compiled_registry_is_fresh():
-    """registry.json must match registry.toml: run `make registry` after editing the TOML."""
+    """registry.jsonl must match registry.toml: run `make registry` after editing the TOML."""
     from sphinx_llmstatus.registry.compile import compiled_text
-    from sphinx_llmstatus.registry.loader import COMPILED_NAME, DATA_DIR
+    from sphinx_llmstatus.registry.packaged import COMPILED_NAME, DATA_DIR
 
     with open(f"{DATA_DIR}/{COMPILED_NAME}", encoding="utf-8") as fh:
         assert fh.read() == compiled_text()
@@ -156,7 +157,7 @@ def _same_registry(a, b):
 
 
 def test_stored_registry_equals_the_checked_build():
-    """registry.json decodes to the registry load_registry() builds and checks from the TOML."""
+    """registry.jsonl decodes to the registry load_registry() builds and checks from the TOML."""
     _same_registry(default_registry(), load_registry())
     code = default_registry()["LLM_LINK_FAILED"]
     # one Source object per key, shared by every reference
@@ -167,7 +168,7 @@ def test_compile_check_says_when_the_json_is_stale(tmp_path, monkeypatch, capsys
     import shutil
 
     from sphinx_llmstatus.registry import compile as compile_
-    from sphinx_llmstatus.registry import loader
+    from sphinx_llmstatus.registry import packaged as loader
 
     for path in loader.packaged_registry_paths():
         shutil.copy(path, tmp_path)
@@ -178,16 +179,19 @@ def test_compile_check_says_when_the_json_is_stale(tmp_path, monkeypatch, capsys
     assert compile_.main([]) == 0 and compile_.main(["--check"]) == 0
 
 
-@pytest.mark.parametrize("content", ["", "\x00garbage", '{"format": 2, "toml_crc32": {}}', None])
+@pytest.mark.parametrize("content", ["", "\x00garbage", '{"format": 2, "toml_crc32": {}}', "other", "truncated"])
 def test_stale_or_broken_stored_registry_falls_back_to_the_toml(tmp_path, monkeypatch, content):
     import shutil
 
-    from sphinx_llmstatus.registry import loader, store
+    from sphinx_llmstatus.registry import packaged as loader
+    from sphinx_llmstatus.registry import store
 
     for path in loader.packaged_registry_paths():
         shutil.copy(path, tmp_path)
-    if content is None:  # a registry of other TOML files
+    if content == "other":  # a registry of other TOML files
         content = store.dumps(load_registry(), {"registry.toml": "00000000"})
+    elif content == "truncated":  # the right checksums, a line lost
+        content = store.dumps(load_registry(), loader.packaged_checksums()).rpartition("\n")[0].rpartition("\n")[0] + "\n"
     (tmp_path / loader.COMPILED_NAME).write_text(content)
     monkeypatch.setattr(loader, "DATA_DIR", str(tmp_path))
     assert store.loads(content, loader.packaged_checksums(), ()) is None
@@ -201,9 +205,9 @@ def test_stale_or_broken_stored_registry_falls_back_to_the_toml(tmp_path, monkey
 
 
 def test_no_binary_model_ships():
-    from sphinx_llmstatus.registry.loader import DATA_DIR
+    from sphinx_llmstatus.registry.packaged import DATA_DIR
 
-    assert sorted(os.listdir(DATA_DIR)) == sorted(n for n in os.listdir(DATA_DIR) if n.endswith((".toml", ".json")))
+    assert sorted(os.listdir(DATA_DIR)) == sorted(n for n in os.listdir(DATA_DIR) if n.endswith((".toml", ".jsonl")))
 
 
 def test_override_of_one_language_keeps_the_other(tmp_path):
@@ -228,3 +232,13 @@ def test_source_api_mismatch_blames_the_file_that_changed_the_source(tmp_path):
     err = load_error(tmp_path, '[sources.python-page]\napi = "cpp"\n')
     assert (err.entry, err.field) == ("sources.python-page", "api")
     assert "is 'cpp', but LLM_SUCCESS [code.python] cites this source" in err.reason
+
+
+@pytest.mark.parametrize("key", ["plain", "引用", 'a "quoted", key', "back\\slash"])
+def test_stored_keyed_line_gives_its_key_unparsed(key):
+    import json
+
+    from sphinx_llmstatus.registry.store import key_of, parse_json
+
+    line = json.dumps([key, {"title": "x"}], ensure_ascii=False).encode("utf-8")
+    assert key_of(line) == key and parse_json(line) == [key, {"title": "x"}]

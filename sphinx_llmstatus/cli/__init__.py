@@ -1,15 +1,19 @@
 """The ``llmstatus`` command: look up codes and triage log files.
 
 ``main(argv)`` is the console-script entry point (``pyproject.toml``) and
-``python -m sphinx_llmstatus``. It imports only argparse, the registry, the
-scanner and the renderers of the chosen ``--format``, lazily, so the command
-starts fast.
+``python -m sphinx_llmstatus``. It imports only argparse (not even that for
+``llmstatus CODE``: :mod:`.plain`), the registry, the scanner and the renderers
+of the chosen ``--format``, lazily, so the command starts fast.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .plain import Args
 
 __all__ = ["main"]
 
@@ -25,15 +29,27 @@ def main(argv: list[str] | None = None) -> int:
     matched nothing, or scan found a failure code; 2: usage error, unreadable
     file or registry. Never raises for bad input: messages go to stderr.
     """
+    import gc
+
     from .output import error
 
+    # A lookup allocates a bounded set of long-lived objects (the registry) and exits: the cyclic
+    # collector would walk them again and again while they are made, for nothing (about a twentieth
+    # of `llmstatus CODE`'s instructions). `scan` runs for as long as its input lasts: it turns the
+    # collector back on (commands.run).
+    gc.disable()
     if sys.stdout is None:  # started with stdout closed (`llmstatus X >&-`)
         error("standard output is closed")
         return 2
     try:
-        from .parser import parse
+        from .plain import plain_lookup
 
-        args = parse(sys.argv[1:] if argv is None else list(argv))
+        words = sys.argv[1:] if argv is None else list(argv)
+        args: Args | int | None = plain_lookup(words)
+        if args is None:
+            from .parser import parse
+
+            args = parse(words)
         from .output import OutputError
 
         try:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from argparse import Namespace
 
 from ..registry.model import Registry
 from .output import error, lang_of, prepare_streams, use_color, write
@@ -13,11 +12,12 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .formats import Format
+    from .plain import Args
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
 
 
-def run(args: Namespace) -> int:
+def run(args: Args) -> int:
     """Run the parsed command; return the exit status."""
     prepare_streams()
     registry = _registry(args.registry)
@@ -32,16 +32,21 @@ def run(args: Namespace) -> int:
 
 
 def _registry(files: list[str]) -> Registry | None:
-    from ..registry.loader import RegistryError, default_registry, load_registry
+    from ..registry.errors import RegistryError
+    from ..registry.packaged import default_registry
 
     try:
-        return load_registry(files) if files else default_registry()
+        if files:
+            from ..registry.loader import load_registry
+
+            return load_registry(files)
+        return default_registry()
     except RegistryError as exc:
         error(str(exc))
         return None
 
 
-def cmd_lookup(args: Namespace, registry: Registry, fmt: Format) -> int:
+def cmd_lookup(args: Args, registry: Registry, fmt: Format) -> int:
     """Every meaning of each CODE. Several words none of which is a code on its own
     (``llmstatus LLM LINK FAILED``) are read as one name."""
     from ..registry.lookup import UnknownStatusCode, lookup
@@ -67,7 +72,7 @@ def cmd_lookup(args: Namespace, registry: Registry, fmt: Format) -> int:
     return status
 
 
-def cmd_search(args: Namespace, registry: Registry, fmt: Format) -> int:
+def cmd_search(args: Args, registry: Registry, fmt: Format) -> int:
     from ..registry.lookup import search
 
     query = " ".join(args.text)
@@ -82,7 +87,7 @@ def cmd_search(args: Namespace, registry: Registry, fmt: Format) -> int:
     return EXIT_OK
 
 
-def cmd_list(args: Namespace, registry: Registry, fmt: Format) -> int:
+def cmd_list(args: Args, registry: Registry, fmt: Format) -> int:
     from ..registry.lookup import filter_codes
 
     family = getattr(args, "family", "llm_datadist")
@@ -95,8 +100,12 @@ def cmd_list(args: Namespace, registry: Registry, fmt: Format) -> int:
     return EXIT_OK
 
 
-def cmd_scan(args: Namespace, registry: Registry, fmt: Format) -> int:
+def cmd_scan(args: Args, registry: Registry, fmt: Format) -> int:
+    import gc
+
     from .scan import scan_files
+
+    gc.enable()  # main() turns it off for the start; a scan runs as long as its input lasts
 
     files = args.files or ["-"]
     if files.count("-") > 1:

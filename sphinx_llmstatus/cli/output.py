@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import os
 import sys
-from argparse import Namespace
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .plain import Args
 
 
 def prepare_streams() -> None:
@@ -15,14 +18,14 @@ def prepare_streams() -> None:
             reconfigure(errors="replace")
 
 
-def use_color(args: Namespace) -> bool:
+def use_color(args: Args) -> bool:
     """``--color always|never``, else colour only on a terminal with ``NO_COLOR`` unset or empty."""
     if args.color != "auto":
         return args.color == "always"
     return not os.environ.get("NO_COLOR") and sys.stdout is not None and sys.stdout.isatty()
 
 
-def lang_of(args: Namespace) -> str:
+def lang_of(args: Args) -> str:
     if args.lang:
         return args.lang
     from ..render.lang import default_lang  # the one resolver of every face

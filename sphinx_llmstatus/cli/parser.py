@@ -16,11 +16,12 @@ import argparse
 import os
 import re
 
+from .plain import COMMANDS, NEGATIVE_NUMBER, OUTPUT_DEFAULTS
+
 TYPE_CHECKING = False  # typing is not imported at run time (start-up budget)
 if TYPE_CHECKING:
     from typing import NoReturn
 
-COMMANDS = ("lookup", "search", "list", "scan")
 #: Output formats of every command (``--format``); ``--json`` is short for ``--format json``.
 FORMATS = ("text", "json", "markdown")
 #: Most context lines ``-C`` takes: more would only hold whole files in memory.
@@ -97,7 +98,7 @@ def accept_negative_hex(parser: argparse.ArgumentParser) -> None:
     public setter (``_negative_number_matcher``); this widens it to hex in
     one place, for the command's parsers and the ``%llmstatus`` magic's.
     """
-    parser._negative_number_matcher = re.compile(r"^-(?:\d+|\d*\.\d+|0[xX][0-9A-Fa-f]+)$")
+    parser._negative_number_matcher = re.compile(NEGATIVE_NUMBER)
 
 
 def _output_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
@@ -107,13 +108,14 @@ def _output_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
         return value if defaults else argparse.SUPPRESS
 
     group = parser.add_argument_group("output (before or after the command)")
-    group.add_argument("--lang", choices=("en", "zh"), default=default(None),
+    group.add_argument("--lang", choices=("en", "zh"), default=default(OUTPUT_DEFAULTS["lang"]),
                        help="language of texts (default: from LC_ALL/LC_MESSAGES/LANG)")
-    group.add_argument("--format", choices=FORMATS, default=default("text"),
+    group.add_argument("--format", choices=FORMATS, default=default(OUTPUT_DEFAULTS["format"]),
                        help="output format (scan: JSON Lines with json, one object per hit)")
-    group.add_argument("--json", dest="format", action="store_const", const="json", default=default("text"),
+    group.add_argument("--json", dest="format", action="store_const", const="json",
+                       default=default(OUTPUT_DEFAULTS["format"]),
                        help="short for --format json")
-    group.add_argument("--color", choices=("auto", "always", "never"), default=default("auto"),
+    group.add_argument("--color", choices=("auto", "always", "never"), default=default(OUTPUT_DEFAULTS["color"]),
                        help="ANSI colours in text (auto: on a terminal and NO_COLOR unset)")
     # Files given before and after the command are all read: separate dests, joined in parse().
     group.add_argument("--registry", action="append", dest="registry" if defaults else "registry_after",

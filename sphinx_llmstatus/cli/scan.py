@@ -11,7 +11,6 @@ only. Compressed logs are read by content; ``-r`` walks directories.
 from __future__ import annotations
 
 import sys
-from argparse import Namespace
 from dataclasses import replace
 
 from ..registry.model import Registry
@@ -26,9 +25,10 @@ if TYPE_CHECKING:
     from typing import BinaryIO
 
     from .formats import Format
+    from .plain import Args
 
 
-def scan_files(files: list[str], args: Namespace, registry: Registry, fmt: Format) -> int:
+def scan_files(files: list[str], args: Args, registry: Registry, fmt: Format) -> int:
     """Scan ``files`` (directories too with ``-r``) in order, writing hits through ``fmt``;
     return 2 if one was unreadable, else 1 if an LLM DataDist failure was found, else 0."""
     from ..scan.sources import expand, open_log
@@ -70,7 +70,7 @@ def scan_files(files: list[str], args: Namespace, registry: Registry, fmt: Forma
     return 2 if unreadable else 1 if report.failures else 0
 
 
-def _groups(stream: BinaryIO, args: Namespace, registry: Registry) -> Iterator[tuple[list, list, list]]:
+def _groups(stream: BinaryIO, args: Args, registry: Registry) -> Iterator[tuple[list, list, list]]:
     if args.context:
         yield from scan_with_context(stream, args.context, registry=registry, include_success=args.all)
         return

@@ -170,7 +170,9 @@ class LLMStatusMagics(Magics):
         Raises UsageError (one line naming file, entry and field) if a file is bad.
         """
         if self._registry is None:
-            from ..registry.loader import RegistryError, default_registry, load_registry
+            from ..registry.errors import RegistryError
+            from ..registry.loader import load_registry
+            from ..registry.packaged import default_registry
 
             try:
                 self._registry = (

@@ -4,10 +4,15 @@ Kept cheap to import (no dataclasses, typing, tomllib or importlib.resources
 at import time) so that ``llmstatus CODE`` starts fast.
 """
 
+from .errors import RegistryError
 from .layout import GeErrorLayout, decode_layout
-from .loader import RegistryError, default_registry, load_registry, packaged_registry_path
 from .lookup import Match, UnknownStatusCode, filter_codes, lookup, search, suggest
 from .model import APIS, LANGS, ApiView, Registry, Source, StatusCode, Text
+from .packaged import default_registry, packaged_registry_path
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .loader import load_registry
 
 __all__ = [
     "APIS", "LANGS", "ApiView", "GeErrorLayout", "Match", "Registry", "RegistryError", "Source",
@@ -15,3 +20,13 @@ __all__ = [
     "load_registry",
     "lookup", "packaged_registry_path", "search", "suggest",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # The TOML loader and its checks are imported when first asked for: `llmstatus CODE` reads
+    # the packaged copy and never needs them.
+    if name == "load_registry":
+        from .loader import load_registry
+
+        return load_registry
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -9,17 +9,15 @@ format: a ``[[code]]`` whose ``name`` is a known spelling overrides only the
 fields it sets, anything else adds an entry. Every error names the file, the
 entry and the field.
 
-``registry.json`` beside the TOML is the packaged registry built and checked
+``registry.jsonl`` beside the TOML is the packaged registry built and checked
 (``python -m sphinx_llmstatus.registry.compile`` writes it): while the CRC-32
-of every TOML file matches, :func:`default_registry` builds the model from it
-without checking again, which keeps ``llmstatus CODE`` fast.
+of every TOML file matches, :func:`~.packaged.default_registry` builds the model
+from it without this module, which keeps ``llmstatus CODE`` fast.
 """
 
 from __future__ import annotations
 
 import os
-import zlib
-from functools import lru_cache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -28,32 +26,13 @@ if TYPE_CHECKING:
 
     from .schema import Spec
 
+from .errors import RegistryError
 from .model import APIS, Registry, Source, StatusCode, family_order
+from .packaged import packaged_registry_paths
 
-DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
-PACKAGED_NAME = "registry.toml"
-COMPILED_NAME = "registry.json"
 #: Schema versions a file may state (version 1 files are version 2 files that use none of its additions).
 SCHEMA_VERSIONS = (1, 2)
 _PACKAGED = "<packaged>"  # the group of the packaged files: one set, no overrides inside it
-
-
-class RegistryError(ValueError):
-    """A registry file is unreadable or breaks the schema.
-
-    ``file``, ``entry`` (a code name, ``sources.KEY`` or ``[[code]] #N``) and
-    ``field`` (a dotted path such as ``python.recoverable``) say where; ``str()``
-    reads ``FILE: entry ENTRY: field FIELD: reason``.
-    """
-
-    def __init__(self, file: str, reason: str, entry: str | None = None, field: str | None = None):
-        self.file, self.entry, self.field, self.reason = file, entry, field, reason
-        where = [file]
-        if entry is not None:
-            where.append(f"entry {entry}")
-        if field is not None:
-            where.append(f"field {field}")
-        super().__init__(": ".join(where) + ": " + reason)
 
 
 class Where:
@@ -80,17 +59,6 @@ class Where:
 
 
 # -- files -----------------------------------------------------------------------------------
-
-def packaged_registry_path() -> str:
-    """Filesystem path of the packaged registry's main TOML file (LLM DataDist's codes)."""
-    return os.path.join(DATA_DIR, PACKAGED_NAME)
-
-
-def packaged_registry_paths() -> tuple[str, ...]:
-    """Every TOML file of the packaged registry, ``registry.toml`` first, then by name."""
-    names = sorted(n for n in os.listdir(DATA_DIR) if n.endswith(".toml") and n != PACKAGED_NAME)
-    return tuple(os.path.join(DATA_DIR, n) for n in (PACKAGED_NAME, *names))
-
 
 def _read_bytes(path: str) -> bytes:
     try:
@@ -123,16 +91,6 @@ def read_toml(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read and parse one TOML file; RegistryError naming the file on I/O or syntax errors."""
     path = os.fspath(path)
     return parse_toml(path, _read_bytes(path))
-
-
-def checksum(data: bytes) -> str:
-    """Change detector for the packaged TOML (CRC-32 as 8 hex digits; not a security hash)."""
-    return f"{zlib.crc32(data):08x}"
-
-
-def packaged_checksums() -> dict[str, str]:
-    """The CRC-32 of each packaged TOML file, by file name: what ``registry.json`` was built from."""
-    return {os.path.basename(p): checksum(_read_bytes(p)) for p in packaged_registry_paths()}
 
 
 # -- merging ---------------------------------------------------------------------------------
@@ -475,19 +433,3 @@ def load_registry(extra_files: Iterable[str | os.PathLike[str]] = (), *, package
         builder.add(read_toml(path), path)
         files.append(path)
     return builder.build(tuple(files))
-
-
-@lru_cache(maxsize=1)
-def default_registry() -> Registry:
-    """The packaged registry, loaded once per process and cached.
-
-    Built from ``registry.json`` (:mod:`.store`), which ``compile.py`` wrote from
-    the registry :func:`load_registry` built and checked, while it matches the
-    TOML files: checking again would be most of the ``llmstatus CODE`` start-up.
-    Without a fresh copy, the TOML is parsed and checked in full.
-    """
-    from . import store
-
-    paths = packaged_registry_paths()
-    registry = store.load(os.path.join(DATA_DIR, COMPILED_NAME), packaged_checksums(), paths)
-    return registry if registry is not None else load_registry()

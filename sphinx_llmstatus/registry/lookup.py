@@ -30,8 +30,8 @@ import re
 from functools import lru_cache
 
 from .layout import GeErrorLayout, decode_layout, family_error_number, has_llm_layout, is_ge_number
-from .loader import default_registry
 from .model import LANGS, LLM_DATADIST, Registry, StatusCode, _Record
+from .packaged import default_registry
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -6,14 +6,15 @@ extension, the IPython magic, the ``llmstatus`` command) reads this model.
 
 from __future__ import annotations
 
+from collections.abc import Mapping as _MappingABC
 from types import MappingProxyType
 
 # Plain __slots__ classes rather than dataclasses: importing dataclasses (and
 # typing) costs more than the whole `llmstatus CODE` budget (bench/bench_cli_startup.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Mapping
-    from typing import Literal
+    from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+    from typing import Any, Literal
 
     #: ``python`` is ``LLMStatusCode`` (the ``status_code`` of ``LLMException``);
     #: ``cpp`` is the ``constexpr Status`` constants.
@@ -540,12 +541,7 @@ class StatusCode(_Record):
         """Each spelling with the registry field that gives it (``name``, ``python.name``,
         ``cpp.name``, ``aliases``), in :attr:`spellings` order; an API name equal to the
         canonical name is given once, as ``name``."""
-        yield self.name, "name"
-        for view in self.views:
-            if view.name != self.name:
-                yield view.name, f"{view.api}.name"
-        for alias in self.aliases:
-            yield alias, "aliases"
+        return spelled_by(self.name, ((v.api, v.name) for v in self.views), self.aliases)
 
     @property
     def recoverable(self) -> Mapping[str, str]:
@@ -611,6 +607,119 @@ def family_order(key: str) -> tuple[bool, str]:
     return (key != LLM_DATADIST, key)
 
 
+def spelled_by(name: str, view_names: Iterable[tuple[str, str]], aliases: Iterable[str]) -> Iterator[tuple[str, str]]:
+    """Each spelling of a code with the field that gives it (``name``, ``python.name``, ``cpp.name``,
+    ``aliases``): the canonical ``name``, each API's name (``(api, name)``) that differs, the aliases."""
+    yield name, "name"
+    for api, view_name in view_names:
+        if view_name != name:
+            yield view_name, f"{api}.name"
+    for alias in aliases:
+        yield alias, "aliases"
+
+
+class Table:
+    """The records of one registry table (``symptoms``, ``returns``...): a sequence.
+
+    Given built records, it holds them; given the stored form's entries and ``build``, it builds
+    each record when first read (a stored registry builds at start-up only what is asked for).
+    :meth:`matching` picks records by one field without building the others.
+    """
+
+    __slots__ = ("_items", "_build")
+
+    def __init__(self, items: Iterable[Any] = (), build: Callable[[Any], Any] | None = None) -> None:
+        self._items, self._build = list(items), build
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __getitem__(self, index: int) -> Any:
+        item = self._items[index]
+        if self._build is not None and not isinstance(item, _Record):  # stored form, or its bytes
+            item = self._items[index] = self._build(item)
+        return item
+
+    def __iter__(self) -> Iterator[Any]:
+        return (self[i] for i in range(len(self._items)))
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+    def matching(self, field: str, value: str) -> tuple[Any, ...]:
+        """The records whose ``field`` is the string ``value``; an entry not parsed yet is built only
+        if its text holds ``"field": "value"`` (as the stored form writes it)."""
+        written = f'"{field}": "{value}"'
+        return tuple(self[i] for i, item in enumerate(self._items)
+                     if (item.get(field) == value if isinstance(item, dict)
+                         else getattr(item, field) == value if isinstance(item, _Record)
+                         else item.holds(written) and getattr(self[i], field) == value))
+
+    def field(self, index: int, field: str) -> Any:
+        """``field`` of the ``index``-th record, without building it when it is in its stored form."""
+        item = self._items[index]
+        return item.get(field) if isinstance(item, dict) else getattr(self[index], field)
+
+
+class LazyMap(_MappingABC):
+    """A keyed registry table (``sources``) whose records are built when first read, from the stored
+    form's entries and ``build(key, entry)``: one object per key."""
+
+    def __init__(self, raw: Mapping[str, Any], build: Callable[[str, Any], Any]) -> None:
+        self._raw, self._build = raw, build
+        self._built: dict[str, Any] = {}
+
+    def __getitem__(self, key: str) -> Any:
+        found = self._built.get(key)
+        if found is None:
+            found = self._built[key] = self._build(key, self._raw[key])
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._raw)
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+
+def _by_key(table: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    if isinstance(table, LazyMap) and list(table) == sorted(table):  # the stored copy's: kept unbuilt
+        return table
+    return {key: table[key] for key in sorted(table)} if table else {}
+
+
+class CodeKey(tuple):
+    """What a registry indexes a code by, known before the code is built (a stored registry builds
+    a code only when it is asked for): its name, value, family, spellings with their fields, and
+    the codes upper layers report it as. A tuple, made whole from the stored list at every start."""
+
+    __slots__ = ()
+
+    @property
+    def name(self) -> str:
+        return self[0]
+
+    @property
+    def value(self) -> int | None:
+        return self[1]
+
+    @property
+    def family(self) -> str:
+        return self[2]
+
+    @property
+    def spelled(self) -> Sequence[tuple[str, str]]:
+        return self[3]
+
+    @property
+    def becomes(self) -> Sequence[str]:
+        return self[4]
+
+    @classmethod
+    def of(cls, code: StatusCode) -> CodeKey:
+        return cls((code.name, code.value, code.family, tuple(code.spelled_by()), tuple(b.code for b in code.becomes)))
+
+
 class Registry:
     """All status codes, indexed by every spelling and by value, with the tables they refer to.
 
@@ -624,101 +733,137 @@ class Registry:
     names for codes, ``returns`` which engine returns which code from which
     calls, ``shared`` the readings of numbers several layers share,
     ``log_formats`` how log lines name who wrote them.
+
+    ``codes`` may be given unbuilt, with ``keys`` (their :class:`CodeKey`, in
+    order) and ``build`` (which makes a code of one of them): each code is then
+    built when first asked for, once, so ``llmstatus CODE`` builds one code
+    instead of every code of every layer.
     """
 
-    __slots__ = ("codes", "sources", "files", "symptoms", "families", "frameworks", "engines", "bindings",
-                 "bound_names", "returns", "shared", "log_formats", "_by_name", "_by_value", "_by_spelling",
-                 "_spelled")
+    __slots__ = ("sources", "files", "symptoms", "families", "frameworks", "engines", "bindings",
+                 "bound_names", "returns", "shared", "log_formats", "_items", "_keys", "_build", "_all",
+                 "_by_name", "_by_value", "_by_spelling", "_spelled", "_returns")
 
-    def __init__(self, codes: tuple[StatusCode, ...], sources: Mapping[str, Source],
-                 files: tuple[str, ...] = (), symptoms: tuple[Symptom, ...] = (), *,
+    def __init__(self, codes: Iterable[Any], sources: Mapping[str, Source],
+                 files: tuple[str, ...] = (), symptoms: Iterable[Symptom] = (), *,
                  families: Mapping[str, Family] | None = None, frameworks: Mapping[str, Framework] | None = None,
                  engines: Mapping[str, Engine] | None = None, bindings: Mapping[str, Binding] | None = None,
-                 bound_names: tuple[Spelling, ...] = (), returns: tuple[Returns, ...] = (),
-                 shared: tuple[SharedReading, ...] = (), log_formats: tuple[LogFormat, ...] = ()) -> None:
-        self.codes, self.sources, self.files = tuple(codes), sources, tuple(files)
-        self.symptoms = tuple(symptoms)
+                 bound_names: Iterable[Spelling] = (), returns: Iterable[Returns] = (),
+                 shared: Iterable[SharedReading] = (), log_formats: Iterable[LogFormat] = (),
+                 keys: Iterable[CodeKey] | None = None, build: Callable[[Any], StatusCode] | None = None) -> None:
+        self._items: list[Any] = list(codes)
+        self._keys = tuple(keys) if keys is not None else tuple(CodeKey.of(c) for c in self._items)
+        self._build, self._all = build, None if build is not None else tuple(self._items)
+        self.sources, self.files = sources, tuple(files)
+        self.symptoms = symptoms if isinstance(symptoms, Table) else Table(symptoms)
         self.families = {k: (families or {})[k] for k in sorted(families or {}, key=family_order)}
-        self.frameworks = frameworks or {}
-        self.engines = engines or {}
-        self.bindings = bindings or {}
-        self.bound_names, self.returns, self.shared = tuple(bound_names), tuple(returns), tuple(shared)
-        self.log_formats = tuple(log_formats)
-        self._by_name: dict[str, StatusCode] = {}
-        self._by_value: dict[int, StatusCode] = {}
+        # Keyed tables in one order whether built from TOML or read from the stored copy (whose keys
+        # are sorted): by key.
+        self.frameworks: Mapping[str, Framework] = _by_key(frameworks)
+        self.engines: Mapping[str, Engine] = _by_key(engines)
+        self.bindings: Mapping[str, Binding] = _by_key(bindings)
+        self.bound_names, self.returns, self.shared, self.log_formats = (
+            t if isinstance(t, Table) else Table(t) for t in (bound_names, returns, shared, log_formats))
+        self._returns: dict[str, tuple[Returns, ...]] = {}  # returns_of, per code name
+        self._by_name: dict[str, int] = {}
+        self._by_value: dict[int, int] = {}
         self._spelled: list[str] = []
-        for code in self.codes:
-            family = self.families.get(code.family)
-            for spelling in self._names_of(code, family):
-                if self._by_name.setdefault(spelling.upper(), code) is code:
+        for i, key in enumerate(self._keys):
+            family = self.families.get(key.family)
+            for spelling in self._names_of(key, family):
+                if self._by_name.setdefault(spelling.upper(), i) == i:
                     self._spelled.append(spelling)
             # HCCL's numbers are read through its error-number form; MindIE's codes are strings.
-            if code.value is not None and (family is None or family.module is None):
-                self._by_value.setdefault(code.value, code)
-        self._by_spelling: dict[str, tuple[StatusCode, Spelling]] = {}
-        for spelled in self.bound_names:
-            bound = self._by_name.get(spelled.code.upper())
-            if bound is not None:
-                self._by_spelling.setdefault(spelled.name.casefold(), (bound, spelled))
+            if key.value is not None and (family is None or family.module is None):
+                self._by_value.setdefault(key.value, i)
+        self._by_spelling: dict[str, tuple[int, int]] = {}  # name -> (code, row of bound_names)
+        for row in range(len(self.bound_names)):
+            index = self._by_name.get(self.bound_names.field(row, "code").upper())
+            if index is not None:
+                self._by_spelling.setdefault(self.bound_names.field(row, "name").casefold(), (index, row))
 
     @staticmethod
-    def _names_of(code: StatusCode, family: Family | None) -> Iterator[str]:
-        """The spellings that find ``code``: a neighbouring layer's constants that live in a namespace
+    def _names_of(key: CodeKey, family: Family | None) -> Iterator[str]:
+        """The spellings that find a code: a neighbouring layer's constants that live in a namespace
         (hixl's ``FAILED``, ``TIMEOUT``) only qualified (``hixl::FAILED``), as a bare word names nothing."""
         namespaces = family.namespaces if family is not None and family.key != LLM_DATADIST else ()
-        for spelling, field in code.spelled_by():
+        for spelling, field in key.spelled:
             if namespaces and field.endswith(".name"):
                 yield from (f"{ns}{sep}{spelling}" for ns in namespaces for sep in ("::", "."))
             else:
                 yield spelling
 
+    def _code(self, index: int) -> StatusCode:
+        item = self._items[index]
+        if self._build is not None and not isinstance(item, StatusCode):
+            item = self._items[index] = self._build(item)
+        return item
+
+    @property
+    def codes(self) -> tuple[StatusCode, ...]:
+        """Every code, in display order (built, for a stored registry, when first asked for)."""
+        if self._all is None:
+            self._all = tuple(self._code(i) for i in range(len(self._items)))
+        return self._all
+
     def __repr__(self) -> str:
-        return f"<Registry of {len(self.codes)} codes from {', '.join(self.files) or 'memory'}>"
+        return f"<Registry of {len(self._keys)} codes from {', '.join(self.files) or 'memory'}>"
 
     def __iter__(self) -> Iterator[StatusCode]:
         return iter(self.codes)
 
     def __len__(self) -> int:
-        return len(self.codes)
+        return len(self._keys)
 
     def __contains__(self, name: object) -> bool:
         return isinstance(name, str) and name.upper() in self._by_name
 
     def __getitem__(self, name: str) -> StatusCode:
         """The code spelled ``name`` in either API (case-insensitive); KeyError if none."""
-        return self._by_name[name.upper()]
+        return self._code(self._by_name[name.upper()])
 
     def get(self, name: str) -> StatusCode | None:
-        return self._by_name.get(name.upper())
+        index = self._by_name.get(name.upper())
+        return None if index is None else self._code(index)
 
     def by_value(self, value: int) -> StatusCode | None:
         """The code whose value is exactly ``value`` (no signed/unsigned folding), of a family
         whose numbers are its values (not HCCL's: see :meth:`by_family_value`)."""
-        return self._by_value.get(value)
+        index = self._by_value.get(value)
+        return None if index is None else self._code(index)
 
     def by_family_value(self, family: str, value: int) -> StatusCode | None:
         """The code of ``family`` whose value is ``value``."""
-        for code in self.codes:
-            if code.family == family and code.value == value:
-                return code
+        for i, key in enumerate(self._keys):
+            if key.family == family and key.value == value:
+                return self._code(i)
         return None
 
     def by_spelling(self, name: str) -> tuple[StatusCode, Spelling] | None:
         """The code a binding spells ``name`` (``kLinKFailed``, ``LLMOutOfMemory``; any case), with the spelling."""
-        return self._by_spelling.get(name.casefold())
+        found = self._by_spelling.get(name.casefold())
+        return None if found is None else (self._code(found[0]), self.bound_names[found[1]])
 
     def in_family(self, family: str) -> tuple[StatusCode, ...]:
         """The codes of ``family``, in order."""
-        return tuple(c for c in self.codes if c.family == family)
+        return tuple(self._code(i) for i, key in enumerate(self._keys) if key.family == family)
+
+    def reported_as(self, code: StatusCode) -> tuple[StatusCode, ...]:
+        """The codes that upper layers report as ``code`` (the :attr:`StatusCode.becomes` naming it)."""
+        return tuple(self._code(i) for i, key in enumerate(self._keys) if code.name in key.becomes)
 
     def spellings_of(self, code: StatusCode) -> tuple[Spelling, ...]:
         """What each binding calls ``code``."""
-        return tuple(s for s in self.bound_names if s.code == code.name)
+        return self.bound_names.matching("code", code.name)
 
     def returns_of(self, code: StatusCode) -> tuple[Returns, ...]:
         """Which engine returns ``code`` from which calls, in the order of :attr:`engines`."""
-        order = {key: i for i, key in enumerate(self.engines)}
-        return tuple(sorted((r for r in self.returns if r.code == code.name), key=lambda r: order.get(r.engine, 0)))
+        found = self._returns.get(code.name)
+        if found is None:  # a card asks several times: the rows are read once
+            order = {key: i for i, key in enumerate(self.engines)}
+            found = self._returns[code.name] = tuple(sorted(self.returns.matching("code", code.name),
+                                                            key=lambda r: order.get(r.engine, 0)))
+        return found
 
     def shared_reading(self, family: str, value: int) -> SharedReading | None:
         """``family``'s reading of a number several layers share (``ge``, ``0xFFFFFFFF``), if any."""

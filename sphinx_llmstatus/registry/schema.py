@@ -24,11 +24,10 @@ from .loader import Where
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable, Iterable, Mapping
     from typing import Any
 
     from .loader import Context
-    from .store import Loader
 
 #: The schema version every file states (``schema = 2``).
 VERSION = 2
@@ -59,14 +58,10 @@ class Kind:
     """How one TOML value is checked and built; ``doc`` names its type in the field reference."""
 
     doc = "value"
-    #: True when :meth:`load` returns the stored value as it is (lists of such items are tuples).
-    plain = True
+    #: How :mod:`.store` writes the value (see there): None when as it is.
+    form: Any = None
 
     def build(self, value: Any, where: Where, ctx: Context) -> Any:
-        return value
-
-    def load(self, value: Any, ctx: Loader, key: str) -> Any:
-        """The model value of ``value`` as :mod:`.store` wrote it: already checked, so not checked again."""
         return value
 
 
@@ -74,6 +69,7 @@ class TextKind(Kind):
     """A sentence in both languages: ``x.en = "..."``, ``x.zh = "..."`` (plain text, no control characters)."""
 
     doc = "text (`.en`, `.zh`)"
+    form = "text"
 
     def build(self, value: Any, where: Where, ctx: Context) -> m.Text:
         if not isinstance(value, dict):
@@ -90,14 +86,6 @@ class TextKind(Kind):
         if extra:
             raise where.at(sorted(extra)[0]).fail("unknown language (use en and zh)")
         return m.Text(en=value["en"], zh=value["zh"])
-
-    plain = False
-
-    def load(self, value: Any, ctx: Loader, key: str) -> m.Text:
-        text = _new(m.Text)
-        _set(text, "en", value["en"])
-        _set(text, "zh", value["zh"])
-        return text
 
 
 class ShortKind(Kind):
@@ -169,21 +157,17 @@ class ListKind(Kind):
     def __init__(self, item: Kind, nonempty: bool = False) -> None:
         self.item, self.nonempty = item, nonempty
         self.doc = ("non-empty " if nonempty else "") + "list of " + item.doc
+        self.form = "tuple" if item.form is None else ["list", item.form]
 
     def build(self, value: Any, where: Where, ctx: Context) -> tuple[Any, ...]:
         if not isinstance(value, list) or (self.nonempty and not value):
             raise where.fail(f"must be a {self.doc}")
         return tuple(dict.fromkeys(self.item.build(v, where, ctx) for v in value))
 
-    plain = False
-
-    def load(self, value: Any, ctx: Loader, key: str) -> tuple[Any, ...]:
-        item = self.item
-        return tuple(value) if item.plain else tuple(item.load(v, ctx, key) for v in value)
-
 
 class RangesKind(Kind):
     doc = "list of `[low, high]` integers"
+    form = "ranges"
 
     def build(self, value: Any, where: Where, ctx: Context) -> tuple[tuple[int, int], ...]:
         out = []
@@ -193,11 +177,6 @@ class RangesKind(Kind):
                 raise where.fail("must be a list of [low, high] pairs of 32-bit integers, low <= high")
             out.append((pair[0], pair[1]))
         return tuple(out)
-
-    plain = False
-
-    def load(self, value: Any, ctx: Loader, key: str) -> tuple[tuple[int, int], ...]:
-        return tuple((low, high) for low, high in value)
 
 
 class RefKind(Kind):
@@ -221,6 +200,7 @@ class SourceKind(Kind):
     """One key of ``[sources]``, built into its :class:`~.model.Source`."""
 
     doc = "key of `[sources]`"
+    form = "source"
 
     def build(self, value: Any, where: Where, ctx: Context) -> m.Source:
         source = ctx.sources.get(value) if isinstance(value, str) else None
@@ -228,16 +208,12 @@ class SourceKind(Kind):
             raise where.fail(f"{shown(value)} is not a key of [sources]")
         return source
 
-    plain = False
-
-    def load(self, value: Any, ctx: Loader, key: str) -> m.Source:
-        return ctx.sources[value]
-
 
 class CitationsKind(Kind):
     """Keys of ``[sources]``, each optionally at some lines (``key#L255-L260``); at least one."""
 
     doc = "non-empty list of `[sources]` keys, each optionally `#L<first>-L<last>`"
+    form = "citations"
 
     def build(self, value: Any, where: Where, ctx: Context) -> tuple[m.Source, ...]:
         if not isinstance(value, list) or not value or not all(isinstance(k, str) for k in value):
@@ -250,11 +226,6 @@ class CitationsKind(Kind):
                 raise where.fail(f"{shown(item)} is not a key of [sources] (optionally #L<first>-L<last>)")
             out.append(source.at(match.group(2)) if match.group(2) else source)
         return tuple(out)
-
-    plain = False
-
-    def load(self, value: Any, ctx: Loader, key: str) -> tuple[m.Source, ...]:
-        return tuple(map(ctx.cite, value))
 
 
 class LiteralKind(Kind):
@@ -291,19 +262,13 @@ class TableKind(Kind):
     def __init__(self, spec: Spec, key_attr: str | None = None) -> None:
         self.spec, self.key_attr = spec, key_attr
         self.doc = f"table ({spec.title})"
+        self.form = ["record", spec.title] + ([key_attr] if key_attr else [])
 
     def build(self, value: Any, where: Where, ctx: Context) -> Any:
         if self.key_attr is None:
             return ctx.build(self.spec, value, where)
         key = where.path.rsplit(".", 1)[-1]
         return ctx.build(self.spec, value, where.within(key), **{self.key_attr: key})
-
-    plain = False
-
-    def load(self, value: Any, ctx: Loader, key: str) -> Any:
-        if self.key_attr is None:
-            return ctx.record(self.spec, value)
-        return ctx.record(self.spec, value, **{self.key_attr: key})
 
 
 class ArrayKind(Kind):
@@ -312,17 +277,12 @@ class ArrayKind(Kind):
     def __init__(self, spec: Spec) -> None:
         self.spec = spec
         self.doc = f"array of tables ({spec.title})"
+        self.form = ["records", spec.title]
 
     def build(self, value: Any, where: Where, ctx: Context) -> tuple[Any, ...]:
         if not isinstance(value, list):
             raise where.fail("must be an array of tables ([[...]])")
         return tuple(ctx.build(self.spec, item, where.item(i)) for i, item in enumerate(value, 1))
-
-    plain = False
-
-    def load(self, value: Any, ctx: Loader, key: str) -> tuple[Any, ...]:
-        spec, record = self.spec, ctx.record
-        return tuple(record(spec, item) for item in value)
 
 
 # -- fields and records --------------------------------------------------------------------
@@ -351,12 +311,6 @@ class Spec:
                  checks: tuple[Callable[[Any, Where, Context], None], ...] = ()) -> None:
         self.title, self.cls, self.fields, self.doc, self.checks = title, cls, fields, doc, checks
         self.keys = frozenset(f.key for f in fields)
-        #: For :mod:`.store`: per TOML key, ``(slot, True when stored as it is, the kind's load)``;
-        #: the record's slots with their defaults.
-        self.by_key = {f.key: (f.attr, f.kind.plain, f.kind.load) for f in fields}
-        slots: tuple[str, ...] = getattr(cls, "__slots__", ())
-        defaults: dict[str, Any] = getattr(cls, "_defaults", {})
-        self.slot_defaults = tuple((name, defaults.get(name)) for name in slots)
 
 
 TEXT = TextKind()
@@ -653,6 +607,22 @@ ARRAYS: Mapping[str, tuple[Spec, tuple[str, ...], str]] = {
 }
 #: Every top-level key of a registry file.
 TOP_LEVEL = frozenset({"schema", "code", *KEYED, *ARRAYS})
+
+
+def _every_spec(specs: Iterable[Spec]) -> dict[str, Spec]:
+    """``specs`` and every record nested in them, by title (titles are unique)."""
+    out: dict[str, Spec] = {}
+    todo = list(specs)
+    while todo:
+        spec = todo.pop(0)
+        if out.setdefault(spec.title, spec) is not spec:
+            raise AssertionError(f"two records are titled {spec.title!r}")
+        todo += [f.kind.spec for f in spec.fields if isinstance(f.kind, (TableKind, ArrayKind))]
+    return out
+
+
+#: Every record, by title: what :mod:`.store` describes in its header.
+SPECS: Mapping[str, Spec] = _every_spec([CODE_SPEC, *KEYED.values(), *(a[0] for a in ARRAYS.values())])
 
 
 def is_http_url(url: str) -> bool:

@@ -58,7 +58,7 @@ def label(message: str, lang: str, **fmt: object) -> str:
 
 def family_label(family: str, lang: str = "en") -> str:
     """The display name of a code family (``hixl``: ``HIXL/ADXL``), from the packaged registry."""
-    from ..registry.loader import default_registry
+    from ..registry.packaged import default_registry
 
     found = default_registry().families.get(family)
     return found.label.get(lang) if found is not None else family
@@ -66,7 +66,7 @@ def family_label(family: str, lang: str = "en") -> str:
 
 def spelled(code: StatusCode, view: ApiView) -> str:
     """How ``view``'s API writes ``code`` in source (``LLMStatusCode.X``, ``hixl::FAILED``, ``HCCL_E_PARA``)."""
-    from ..registry.loader import default_registry
+    from ..registry.packaged import default_registry
 
     family = default_registry().families.get(code.family)
     return family.spelled(view) if family is not None else view.name

@@ -100,7 +100,7 @@ _SCANNERS: dict[tuple[int, str | None], tuple[Registry, Scanner]] = {}
 def scanner(registry: Registry | None = None, engine: str | None = None) -> Scanner:
     """The compiled scanner for ``registry`` (the packaged one by default) and ``engine``, cached."""
     if registry is None:
-        from ..registry.loader import default_registry
+        from ..registry.packaged import default_registry
 
         registry = default_registry()
     key = (id(registry), engine)

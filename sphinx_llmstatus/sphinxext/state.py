@@ -6,8 +6,10 @@ import os
 import re
 from typing import TYPE_CHECKING
 
-from ..registry.loader import RegistryError, default_registry, load_registry
+from ..registry.errors import RegistryError
+from ..registry.loader import load_registry
 from ..registry.model import Registry
+from ..registry.packaged import default_registry
 from .config import settings
 from .diagnostics import Subtype, warn
 

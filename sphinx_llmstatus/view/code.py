@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 def _registry(registry: Registry | None) -> Registry:
     if registry is not None:
         return registry
-    from ..registry.loader import default_registry
+    from ..registry.packaged import default_registry
 
     return default_registry()
 
@@ -68,12 +68,8 @@ def becomes(code: StatusCode, lang: str) -> list[dict[str, Any]]:
 def reported_as_this(code: StatusCode, registry: Registry | None, lang: str) -> list[dict[str, Any]]:
     """``[{code, family, via}]``: the other layers' codes that upper layers report as this one."""
     reg = _registry(registry)
-    out = []
-    for other in reg:
-        for b in other.becomes:
-            if b.code == code.name:
-                out.append({"code": other.name, "family": family(other, reg, lang)["label"], "via": b.via})
-    return out
+    return [{"code": other.name, "family": family(other, reg, lang)["label"], "via": b.via}
+            for other in reg.reported_as(code) for b in other.becomes if b.code == code.name]
 
 
 def bindings(code: StatusCode, registry: Registry | None, lang: str) -> list[dict[str, Any]]:

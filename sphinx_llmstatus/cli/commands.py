@@ -19,7 +19,7 @@ EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
 
 def run(args: Args) -> int:
     """Run the parsed command; return the exit status."""
-    prepare_streams()
+    prepare_streams(args.format)
     registry = _registry(args.registry)
     if registry is None:
         return EXIT_USAGE

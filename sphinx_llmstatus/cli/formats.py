@@ -169,9 +169,9 @@ class JsonFormat(Format):
 
     @staticmethod
     def _dump(value: Any) -> str:
-        import json
+        from ..render.json import dumps
 
-        return json.dumps(value, ensure_ascii=False, indent=2) + "\n"
+        return dumps(value, indent=2) + "\n"
 
     def lookup(self, found: Found) -> str:
         from ..render.json import entry_dict
@@ -186,23 +186,20 @@ class JsonFormat(Format):
 
     def scan_hits(self, before: Context, hits: Sequence[Hit], after: Context, file: str | None,
                   context: bool) -> str:
-        import json
-
-        from ..render.json import hit_dict
+        from ..render.json import dumps, hit_dict
 
         file = file or "-"
         extra: dict[str, Any] = {}
         if context:
             extra = {"before": [{"line": n, "text": t} for n, t in before],
                      "after": [{"line": n, "text": t} for n, t in after]}
-        return "".join(json.dumps({**hit_dict(h, file, self.lang), **extra}, ensure_ascii=False) + "\n"
-                       for h in hits)
+        return "".join(dumps({**hit_dict(h, file, self.lang), **extra}) + "\n" for h in hits)
 
     def scan_end(self, report: Report, summary_only: bool = False) -> str:
-        import json
+        from ..render.json import dumps
 
         # JSON Lines of hits stay hits only; --summary prints the report as one object.
-        return json.dumps(report.as_dict(), ensure_ascii=False) + "\n" if summary_only else ""
+        return dumps(report.as_dict()) + "\n" if summary_only else ""
 
 
 class MarkdownFormat(Format):

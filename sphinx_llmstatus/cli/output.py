@@ -10,12 +10,16 @@ if TYPE_CHECKING:
     from .plain import Args
 
 
-def prepare_streams() -> None:
-    """Make stdout/stderr unable to fail on characters the terminal encoding lacks."""
+def prepare_streams(fmt: str = "text") -> None:
+    """Make stdout/stderr unable to fail on characters the terminal encoding lacks; JSON is
+    written in UTF-8 whatever the locale (RFC 8259), so that it stays exact."""
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
-            reconfigure(errors="replace")
+            if stream is sys.stdout and fmt == "json":
+                reconfigure(encoding="utf-8", errors="strict")
+            else:
+                reconfigure(errors="replace")
 
 
 def use_color(args: Args) -> bool:

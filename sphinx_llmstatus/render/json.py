@@ -177,3 +177,19 @@ def hit_dict(hit: Hit, file: str | None, lang: str = "en") -> dict[str, Any]:
         out["remedy"] = {}
         out["layout"] = decode_layout(value).as_dict() if value is not None else None
     return out
+
+
+def dumps(value: Any, indent: int | None = None) -> str:
+    """``json.dumps(value)`` with non-ASCII text as it is, but every character of
+    :data:`~sphinx_llmstatus.render.text.UNSAFE_CHARS` as a ``\\uXXXX`` escape (``json`` escapes C0
+    itself; the rest, here): the same JSON value,
+    which a terminal can show without acting on it (C1 controls, bidirectional overrides, U+2028),
+    and which encodes to UTF-8 even with the lone surrogates of undecodable file-name bytes."""
+    import json
+    import re
+
+    from .text import UNSAFE_BEYOND_C0
+
+    text = json.dumps(value, ensure_ascii=False, indent=indent)
+    # Only strings can hold these characters: JSON's own syntax is ASCII.
+    return re.sub(f"[{UNSAFE_BEYOND_C0}]", lambda m: f"\\u{ord(m.group()):04x}", text)

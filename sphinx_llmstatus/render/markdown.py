@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 from ..registry.model import RECOVERABLE_VALUES, Source, StatusCode
 from .html import CARD_COLUMNS, HIT_COLUMNS, HitRow
 from .labels import N_, api_label, label, scan_title
+from .text import terminal_safe
 
 _BACKTICK_RE = re.compile(r"`([^`]+)`")
 # Inline Markdown syntax; block markers (#, -, +, =, !) only matter at the start
@@ -31,7 +32,7 @@ _URL_UNSAFE_RE = re.compile(r"[\s\x00-\x1f\x7f-\x9f<>\\]")
 
 def esc(text: object) -> str:
     """Plain text as inert Markdown: HTML-escaped, punctuation backslash-escaped, one line."""
-    flat = _SPACE_RE.sub(" ", str(text))
+    flat = terminal_safe(_SPACE_RE.sub(" ", str(text)))
     out = _MD_SPECIAL_RE.sub(r"\\\1", html.escape(flat, quote=True))
     return "\\" + out if out[:1] in ("#", "-", "+", "=", "!") else out
 

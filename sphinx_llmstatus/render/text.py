@@ -24,10 +24,14 @@ _ANSI = {"bold": "1", "dim": "2", "red": "31", "green": "32", "yellow": "33", "c
 #: Columns of the wrapped paragraphs of a card.
 WIDTH = 100
 _BACKTICK_RE = re.compile(r"`([^`]*)`")
-_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-# Control characters (C0, DEL, C1), line/paragraph separators and the lone
-# surrogates that stand for undecodable bytes of a file name (surrogateescape).
-_UNSAFE_RE = r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]"  # compiled on first use
+#: What no output writes raw (the class of a regular expression): control characters (C0, DEL,
+#: C1: a terminal acts on them), line and paragraph separators, the bidirectional controls that
+#: reorder what follows them on screen (U+202E...), and the lone surrogates that stand for
+#: undecodable bytes (surrogateescape). Text and Markdown show them as escapes (:func:`terminal_safe`),
+#: JSON as ``\uXXXX`` (:func:`sphinx_llmstatus.render.json.dumps`; JSON escapes C0 itself).
+UNSAFE_BEYOND_C0 = r"\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff"
+UNSAFE_CHARS = r"\x00-\x1f" + UNSAFE_BEYOND_C0
+_UNSAFE_RE = f"[{UNSAFE_CHARS}]"  # compiled on first use
 #: Characters of a scanned line shown around a hit.
 LINE_WIDTH = 160
 
@@ -45,10 +49,12 @@ def _escape(m: re.Match[str]) -> str:
 
 
 def terminal_safe(text: str) -> str:
-    """``text`` with control characters and undecodable bytes as visible escapes (``\\x1b``, ``\\xff``).
+    """``text`` with the characters of :data:`UNSAFE_CHARS` as visible escapes (``\\x1b``, ``\\u202e``,
+    ``\\xff`` for an undecodable byte).
 
-    For file names and registry strings written to a terminal or into JSON:
-    nothing raw can move the cursor, recolour the terminal or break a line.
+    The one sanitiser of file names, log lines, process names and registry strings written as
+    text or Markdown: nothing raw can move the cursor, recolour the terminal, make a link,
+    reorder the line or break it.
     """
     return text if text.isprintable() else re.sub(_UNSAFE_RE, _escape, text)
 
@@ -254,14 +260,19 @@ def clip_line(hit: Hit, width: int = LINE_WIDTH) -> str:
             lo = max(head, hit.start - width // 4)
             hi = lo + width - head
             line = line[:head] + " … " + line[lo:hi] + ("…" if hi < len(hit.line) else "")
-    return _CONTROL_RE.sub("\ufffd", line).strip()
+    return log_safe(line).strip()
 
 
 def clip_line_text(line: str, width: int = LINE_WIDTH) -> str:
     """A context line for display: control characters replaced, cut to ``width`` characters."""
     if len(line) > width:
         line = line[:width] + "…"
-    return _CONTROL_RE.sub("\ufffd", line).rstrip()
+    return log_safe(line).rstrip()
+
+
+def log_safe(line: str) -> str:
+    """A log line for display: :func:`terminal_safe`, a tab shown as a space."""
+    return terminal_safe(line.replace("\t", " "))
 
 
 def hit_name(hit: Hit, lang: str) -> str:
@@ -379,7 +390,9 @@ def report_summary(report: Report, lang: str, color: bool = False, stdin: str = 
 
 def process_label(process: str | None, lang: str) -> str:
     """``process 4242 (python)``, or ``process (unnamed)`` when the line does not say."""
-    return label("process {process}", lang, process=process) if process else label("process (unnamed)", lang)
+    if not process:
+        return label("process (unnamed)", lang)
+    return label("process {process}", lang, process=log_safe(process))  # the log's words: escaped
 
 
 def summary_key(hit: Hit) -> tuple[str, int | None]:

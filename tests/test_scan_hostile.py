@@ -75,3 +75,112 @@ def test_the_sanitiser_covers_every_class_it_names():
     for c in (*RAW, "\x00", "\x7f", "\u200e", "\u2066", "\u2069", "\u061c", "\u2029", "\udcff"):
         assert re.fullmatch(f"[{UNSAFE_CHARS}]", c) and c not in terminal_safe(f"a{c}b"), repr(c)
     assert terminal_safe("日志 ok") == "日志 ok"
+
+
+# -- the Hyperscan database cache -----------------------------------------------------------------
+
+DATA = b"x\nret = 1343270921\nLLM_TIMEOUT y\nnothing\n"
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    """``(prefilter module, patterns, expected line starts, cache directory)`` with an empty cache."""
+    pytest.importorskip("hyperscan")
+    from sphinx_llmstatus.scan import engine, prefilter
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    patterns = list(engine.scanner().matcher.prefilter)
+    return prefilter, patterns, [2, 19], tmp_path / "sphinx_llmstatus"
+
+
+def _starts(prefilter, patterns):
+    return prefilter.HyperscanPrefilter(patterns).starts(DATA, len(DATA))
+
+
+def _cached(where, patterns):
+    """The cache file of the database of ``patterns`` (the scanner's own databases sit beside it)."""
+    from sphinx_llmstatus.scan import dbcache
+
+    return where / os.path.basename(dbcache.path_for(str(where), b"\n".join([dbcache.MAGIC, b"flags 0", *patterns])
+                                                     + b"\n\n"))
+
+
+def test_a_database_planted_from_other_patterns_is_compiled_again(cache):
+    import hyperscan
+
+    from sphinx_llmstatus.scan import dbcache
+
+    prefilter, patterns, expected, where = cache
+    assert _starts(prefilter, patterns) == expected
+    path = _cached(where, patterns)
+    good = path.read_bytes()
+    other = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+    other.compile(expressions=[b"nothing at all"] * len(patterns), ids=list(range(len(patterns))),
+                  elements=len(patterns), flags=[0] * len(patterns))
+    key = good[:good.index(b"\n\n") + 2]
+    assert key.startswith(dbcache.MAGIC)
+    path.write_bytes(key + hyperscan.dumpb(other))  # the right patterns named, another database
+    assert _starts(prefilter, patterns) == expected
+    assert path.read_bytes() == good
+
+
+def test_a_symlink_at_the_temporary_name_is_never_written_through(cache, monkeypatch, tmp_path):
+    prefilter, patterns, expected, where = cache
+    victim = tmp_path / "victim"
+    victim.write_bytes(b"precious")
+    monkeypatch.setattr(os, "urandom", lambda n: b"\x00" * n)  # the name an attacker would guess
+    where.mkdir(mode=0o700)
+    assert _starts(prefilter, patterns) == expected  # writes the cache once, to learn its name
+    cached = _cached(where, patterns)
+    cached.unlink()
+    (where / f".{cached.name}.{'00' * 8}.tmp").symlink_to(victim)
+    assert _starts(prefilter, patterns) == expected
+    assert victim.read_bytes() == b"precious"
+
+
+def test_a_fifo_at_the_cache_path_does_not_hang_a_scan(tmp_path):
+    pytest.importorskip("hyperscan")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path), "LLMSTATUS_SCAN_ENGINE": "hyperscan"}
+    log = tmp_path / "a.log"
+    log.write_bytes(DATA)
+    cmd = [sys.executable, "-m", "sphinx_llmstatus", "scan", "--json", str(log)]
+    subprocess.run(cmd, capture_output=True, check=False, timeout=120, env=env)
+    for cached in (tmp_path / "sphinx_llmstatus").iterdir():
+        cached.unlink()
+        os.mkfifo(cached)
+    p = subprocess.run(cmd, capture_output=True, check=False, timeout=60, env=env)
+    assert [json.loads(line)["name"] for line in p.stdout.decode().splitlines()] == ["LLM_LINK_FAILED", "LLM_TIMEOUT"]
+
+
+@pytest.mark.parametrize("how", ["group-writable", "world-writable", "symlink"])
+def test_a_cache_directory_others_can_write_is_not_used(cache, tmp_path, how):
+    prefilter, patterns, expected, where = cache
+    if how == "symlink":
+        (tmp_path / "elsewhere").mkdir(mode=0o700)
+        where.symlink_to(tmp_path / "elsewhere")
+        seen = tmp_path / "elsewhere"
+    else:
+        where.mkdir()
+        where.chmod(0o770 if how == "group-writable" else 0o777)
+        seen = where
+    assert _starts(prefilter, patterns) == expected
+    assert list(seen.iterdir()) == []  # nothing read from it or written to it
+
+
+def test_a_cache_file_others_can_write_is_not_read(cache):
+    prefilter, patterns, expected, where = cache
+    assert _starts(prefilter, patterns) == expected
+    path = _cached(where, patterns)
+    path.write_bytes(b"garbage")
+    path.chmod(0o666)
+    assert _starts(prefilter, patterns) == expected
+    assert path.read_bytes() != b"garbage"  # compiled again and replaced by our own file
+    assert path.stat().st_mode & 0o777 == 0o600
+
+
+def test_every_pattern_of_the_scanner_has_a_probe(cache):
+    from sphinx_llmstatus.scan import dbcache, engine
+
+    sc = engine.scanner()
+    for pattern in [*sc.matcher.prefilter, *(p for p in sc.matcher.forms if p is not None)]:
+        assert dbcache.probe(pattern) is not None, pattern

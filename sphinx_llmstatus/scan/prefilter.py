@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import os
 import re
-import zlib
 from typing import Any
+
+from . import dbcache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -149,52 +150,41 @@ def presence(patterns: Sequence[bytes | None], engine: str) -> HyperscanPresence
 
 
 def _database(hs: Any, patterns: Sequence[bytes], flags: int = 0) -> Any:
-    """The block-mode database of ``patterns`` (each with ``flags``): loaded from the user's cache,
-    else compiled and cached.
-
-    Compiling takes about 20 ms, a twentieth of a 200 MB file scan; loading
-    well under 1 ms. The cache file (``$XDG_CACHE_HOME`` or ``~/.cache``,
-    ``sphinx_llmstatus/``) holds the patterns it was compiled from, checked
-    byte for byte; Hyperscan refuses a database of another version or CPU
-    (a home shared by x86_64 and aarch64 hosts then compiles again).
-    Any problem with the cache means compiling, never an error.
-    """
-    key = b"\n".join([_CACHE_MAGIC, b"flags %d" % flags, *patterns]) + b"\n\n"
-    path = _cache_path(key)
-    if path is not None:
+    """The block-mode database of ``patterns`` (each with ``flags``): loaded from the user's cache
+    when :mod:`.dbcache` trusts it, else compiled and cached. Hyperscan refuses a database of
+    another version or CPU (a home shared by x86_64 and aarch64 hosts then compiles again)."""
+    key = b"\n".join([dbcache.MAGIC, b"flags %d" % flags, *patterns]) + b"\n\n"
+    where = dbcache.directory()
+    path = dbcache.path_for(where, key) if where is not None else None
+    data = dbcache.read(path) if path is not None else None
+    if data is not None and data.startswith(key):
         try:
-            with open(path, "rb") as fh:
-                data = fh.read(_CACHE_MAX)
-            if data.startswith(key):
-                db = hs.loadb(data[len(key):], hs.HS_MODE_BLOCK)
-                db.scratch = hs.Scratch(db)
+            db = hs.loadb(data[len(key):], hs.HS_MODE_BLOCK)
+            db.scratch = hs.Scratch(db)
+            if dbcache.proves(lambda text: _ids(hs, db, text), patterns):
                 return db
-        except (OSError, hs.error):
+        except hs.error:
             pass
     db = hs.Database(mode=hs.HS_MODE_BLOCK)
     db.compile(expressions=list(patterns), ids=list(range(len(patterns))), elements=len(patterns),
                flags=[flags] * len(patterns))
     if path is not None:
         try:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            tmp = f"{path}.{os.getpid()}.tmp"
-            with open(tmp, "wb") as fh:
-                fh.write(key + hs.dumpb(db))
-            os.replace(tmp, path)  # atomic: concurrent scans read a whole file or none
-        except (OSError, hs.error):
+            dbcache.write(path, key + hs.dumpb(db))
+        except hs.error:
             pass
     return db
 
 
-_CACHE_MAGIC = b"sphinx_llmstatus hyperscan prefilter 1"
-_CACHE_MAX = 1 << 24
+def _ids(hs: Any, db: Any, text: bytes) -> set[int]:
+    """The ids of the patterns of ``db`` that match ``text``."""
+    found: set[int] = set()
 
+    def on_match(i: int, _from: int, _to: int, _flags: int, _ctx: object) -> None:
+        found.add(i)
 
-def _cache_path(key: bytes) -> str | None:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    if not os.path.isabs(base):
-        return None
-    return os.path.join(base, "sphinx_llmstatus", f"prefilter-{zlib.crc32(key):08x}.hsdb")
+    db.scan(text, match_event_handler=on_match)
+    return found
 
 
 def available() -> tuple[str, ...]:

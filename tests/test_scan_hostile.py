@@ -184,3 +184,43 @@ def test_every_pattern_of_the_scanner_has_a_probe(cache):
     sc = engine.scanner()
     for pattern in [*sc.matcher.prefilter, *(p for p in sc.matcher.forms if p is not None)]:
         assert dbcache.probe(pattern) is not None, pattern
+
+
+# -- costs an input can force ---------------------------------------------------------------------
+
+def test_context_lines_cost_about_what_the_scan_costs():
+    """``scan -C`` took two passes over the read block per hit: 40,000 code lines in a row, 111 s."""
+    import io
+    import time
+
+    from sphinx_llmstatus.scan.engine import scan_stream, scan_with_context
+
+    data = b"".join(b"rank %d ret = 0x5010B009\n" % i for i in range(10000))
+    t0 = time.perf_counter()
+    plain = list(scan_stream(io.BytesIO(data)))
+    t1 = time.perf_counter()
+    groups = list(scan_with_context(io.BytesIO(data), 2))
+    t2 = time.perf_counter()
+    assert len(plain) == len(groups) == 10000
+    before, hits, after = groups[5000]
+    assert [n for n, _ in before] == [4999, 5000] and hits[0].line_no == 5001 and [n for n, _ in after] == [5002, 5003]
+    assert after[0][1] == "rank 5001 ret = 0x5010B009"
+    assert t2 - t1 < 3 * (t1 - t0) + 0.5, (t1 - t0, t2 - t1)  # ratio in one process: was 25x
+
+
+def test_thousands_of_registry_codes_outside_the_range_make_one_expression_per_width(tmp_path):
+    """Each such code was an expression of its own (about 5 ms of every scan's start)."""
+    from sphinx_llmstatus.registry import load_registry
+    from sphinx_llmstatus.scan import engine
+
+    entry = ('[[code]]\nname = "X_CODE_{i}"\nvalue = {v}\n[code.cpp]\nname = "X_CODE_{i}"\ndocumented = false\n'
+             'source = "cpp-source"\nrecoverable = "unknown"\nmeaning.en = "m"\nmeaning.zh = "m"\n'
+             'remedy.en = "r"\nremedy.zh = "r"\n')
+    path = tmp_path / "many.toml"
+    path.write_text("schema = 2\n" + "".join(entry.format(i=i, v=3000000 + 7 * i) for i in range(2000)))
+    registry = load_registry([path])
+    sc = engine.Scanner(registry)
+    # one name head (X_CO) and one expression per 512 values of a width, not 2,000 expressions
+    assert len(sc.matcher._scans) <= len(engine.Scanner(load_registry()).matcher._scans) + 1 + 4
+    text = "[ERROR] LLM(1,python): llm_datadist ret = 3000007 failed\nret = 3000008 y = 3000014\n"
+    assert [(h.line_no, h.code.name) for h in engine.scan_text(text, registry=registry)] == [(1, "X_CODE_1")]

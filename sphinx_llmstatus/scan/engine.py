@@ -684,8 +684,13 @@ def scan_with_context(
             continue
         if g is not None:
             yield g
-        before = [(n, t) for n, t in lines if hit.line_no - context <= n < hit.line_no]
-        after = [(n, t) for n, t in lines if hit.line_no < n <= hit.line_no + context]
+        # Hits come in line order: lines before this one's window are no later hit's either. What
+        # is left starts at the window, whose lines are numbered one after another.
+        while lines and lines[0][0] < hit.line_no - context:
+            lines.popleft()
+        window = list(islice(lines, 2 * context + 1))
+        before = [(n, t) for n, t in window if n < hit.line_no]
+        after = [(n, t) for n, t in window if hit.line_no < n <= hit.line_no + context]
         group[0] = (before, [hit], after)
     if group[0] is not None:
         yield group[0]

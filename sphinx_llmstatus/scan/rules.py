@@ -101,6 +101,28 @@ def _digit_range(low: str, high: str) -> str:
     return "(?:" + "|".join(parts) + ")"
 
 
+#: Most values in one expression (Hyperscan bounds a pattern's length).
+_GROUP_MAX = 512
+
+
+def _by_width(words: list[str]) -> list[list[str]]:
+    """``words`` grouped by length (a look-behind needs one width), shortest first, at most
+    :data:`_GROUP_MAX` to a group."""
+    groups = [sorted(w for w in words if len(w) == n) for n in sorted({len(w) for w in words})]
+    return [group[i:i + _GROUP_MAX] for group in groups for i in range(0, len(group), _GROUP_MAX)]
+
+
+def _alternation(words: list[str]) -> str:
+    """One expression matching each of ``words`` (digits and letters, none a prefix of another)
+    and nothing else, factored as a trie: ``507(?:053|057)``, which ``re`` tries in time linear in
+    the word length, not in their number."""
+    if len(words) == 1:
+        return re.escape(words[0])
+    heads = sorted({w[0] for w in words})
+    branches = [re.escape(h) + _alternation([w[1:] for w in words if w[0] == h]) for h in heads]
+    return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+
 def _other_forms(registry: Registry) -> tuple[tuple[str, str], ...]:
     """``(expression, literal start)`` of every neighbouring family's number form."""
     forms: list[tuple[str, str]] = []
@@ -120,6 +142,10 @@ def _other_forms(registry: Registry) -> tuple[tuple[str, str], ...]:
                 forms.append((f"{x}0{{0,15}}{family.module:X}{subs}[0-9A-Fa-f]{{4}}", x))
     return tuple(forms)
 
+
+#: Shared values of one width and case past which their number expression gets no narrow form
+#: (:func:`_clean_number` repeats the values in each look-behind): a registry file's thousands.
+_CLEAN_MAX = 16
 
 #: HCCL's call trace (``CHK_RET`` in ``src/pub_inc/log.h`` of the HCCL/HCOMM sources logs
 #: ``[%s]call trace: hcclRet -> %d`` with the ``HcclResult`` a call returned): the number is
@@ -218,9 +244,13 @@ class Matcher:
         # would each cost a decision in Python.
         scans = [(re.escape(h) + r"[A-Za-z0-9_]*+", "name", re.escape(h) + r"[A-Za-z0-9_]{0,60}") for h in heads]
         scans += [(layout_hex + after, "lh", layout_hex), (layout_dec + after, "ld", layout_dec)]
-        scans += [(form + after, "sv", form) for h in hex_values for form in (h, h.upper())]
+        # One expression per width and case of the shared values, not one per value: a registry
+        # file may add thousands (each expression costs milliseconds to compile, and a pass).
         decimals = [str(v) for v in sorted(self.shared_values)]
-        scans += [(re.escape(d) + after, "sv", re.escape(d)) for d in decimals]
+        for group in (*_by_width(hex_values), *_by_width([h.upper() for h in hex_values]), *_by_width(decimals)):
+            if group:
+                form = _alternation(group)
+                scans.append((form + after, "sv", form))
         for form, head in other_forms:
             # Not the shared values (``507[0-9]{3}`` and 507053): those are "sv" matches.
             rests = [d[len(head):] for d in decimals if d.startswith(head)]
@@ -263,7 +293,7 @@ class Matcher:
                          (_clean_number(lh, lh_rest, layout=True, hexed=True), "0x")]
             elif kind == "ld" and dec_prefix:
                 forms = [(_clean_number(ld, ld_rest, layout=True), "")]
-            elif kind == "sv":
+            elif kind == "sv" and form.count("|") < _CLEAN_MAX:  # each look-behind holds the values again
                 forms = [(_clean_number(form, after, layout=False), "")]
             else:
                 continue
@@ -272,8 +302,8 @@ class Matcher:
         self.prefilter = (
             tuple(re.escape(n).encode() for n in sorted(names))
             + (layout_hex.encode(), layout_dec.encode())
-            + tuple(f"(?i:{h})".encode() for h in hex_values)
-            + tuple(str(v).encode() for v in sorted(self.shared_values))
+            + tuple(f"(?i:{_alternation(group)})".encode() for group in _by_width(hex_values))
+            + tuple(_alternation(group).encode() for group in _by_width(decimals))
             + ("|".join(form for form, _ in other_forms).encode() or b"(?!)", _HCCL_TRACE_FORM.encode())
         )
 
@@ -295,11 +325,11 @@ class Matcher:
         lits.update(merged)
         lits.update(head for _, head in self.other_forms)  # other layers' numbers
         lits.add(_HCCL_TRACE)
-        keep: list[str] = []
+        keep: set[str] = set()  # no literal holding a shorter one: the shorter finds its lines too
         for lit in sorted(lits, key=len):
-            if not any(k in lit for k in keep):
-                keep.append(lit)
-        return tuple(s.encode("ascii") for s in keep)
+            if not any(lit[i:j] in keep for i in range(len(lit)) for j in range(i + 1, len(lit) + 1)):
+                keep.add(lit)
+        return tuple(s.encode("ascii") for s in sorted(keep, key=lambda k: (len(k), k)))
 
     def _short_matches(self, line: str, lo: int, stop: int) -> Iterator[tuple[re.Match[str], str]]:
         for m in self._short.finditer(line, lo, stop):
@@ -826,14 +856,14 @@ _START, _SPAN = re.Match.start, re.Match.span
 
 
 def _fixed_width(pattern: str) -> int | None:
-    """The length of every match of ``pattern`` when it is made of literal characters and
-    classes, each maybe repeated ``{n}`` times; None for any other expression."""
-    width = 0
-    for item, count in re.findall(r"(\[[^\]]*\]|\\.|[^\\\[\](){}|*+?.^$])(?:\{(\d+)\}\+?)?|.", pattern):
-        if not item:
-            return None  # an operator of another kind
-        width += int(count or 1)
-    return width
+    """The length of every match of ``pattern`` when it has one and no look-around (literals,
+    classes, fixed repeats, alternations of one width such as ``50705(?:3|7)``), else None."""
+    from re import _parser  # the parser behind re.compile: the expression's own reading
+
+    if re.search(r"\(\?<?[=!]", pattern):
+        return None
+    low, high = _parser.parse(pattern).getwidth()
+    return low if low == high else None
 
 
 def _ends_number(line: str, end: int) -> bool:

@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: site site-zh site-pot pdf pdf-zh test test-sphinx8 site-test bench registry lint clean
+.PHONY: site site-zh site-pot pdf pdf-zh test test-sphinx8 test-pythons site-test bench registry lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +59,23 @@ $(VENV8)/.installed: pyproject.toml
 
 test-sphinx8: $(VENV8)/.installed
 	$(VENV8)/bin/python -m pytest -q tests/test_registry_seeds.py tests/test_registry_loader.py tests/test_lookup.py tests/test_sphinx_*.py
+
+# The other Python versions the package supports, where this machine has them (each skipped with a
+# message otherwise): the registry, lookup, command, scanner, magic and Sphinx build tests.
+PYTHONS ?= python3.12 python3.13
+CORE_TESTS := tests/test_registry_loader.py tests/test_registry_schema.py tests/test_lookup.py tests/test_cli.py \
+	tests/test_scan.py tests/test_scan_hostile.py tests/test_scan_inputs.py tests/test_magic.py tests/test_sphinx_build.py
+test-pythons:
+	@for name in $(PYTHONS); do \
+	  py=$$name; $$py -c "" 2>/dev/null || py=$$(ls -d $${PYENV_ROOT:-$$HOME/.pyenv}/versions/*/bin/$$name 2>/dev/null | tail -1); \
+	  if [ -n "$$py" ] && $$py -c "import sys; sys.exit(sys.version_info < (3, 11))" 2>/dev/null; then \
+	    v=.venv-$$name; \
+	    [ -f $$v/.installed ] || { $$py -m venv $$v && $$v/bin/python -m pip install -q --upgrade pip \
+	      && $$v/bin/python -m pip install -q -e ".[test,ipython]" && touch $$v/.installed; } || exit 1; \
+	    echo "test-pythons: $$($$v/bin/python --version)"; \
+	    $$v/bin/python -m pytest -q -p no:cacheprovider $(CORE_TESTS) || exit 1; \
+	  else echo "test-pythons: $$name is not on this machine: skipped"; fi; \
+	done
 
 # The site and its browser tests only.
 site-test: $(STAMP)

@@ -20,6 +20,8 @@ extensions = [
     "sphinx_llmstatus",
     "site_pages",  # docs/_ext/site_pages.py: per-code pages, generated tables, captured CLI/notebook output
 ]
+# catalog.json (+ its JSON Schema) and catalog.csv beside the pages: every code, en and zh, for tools.
+llmstatus_catalog = True
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 2
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}

@@ -303,3 +303,28 @@ def test_search_finds_codes_by_their_causes(site, query):
         pytest.skip("code pages do not render causes yet (the llm-status directive, issue #11)")
     pages = full_text_docs(search_index(site), query)
     assert {f"codes/{c.name}" for c in owners} & pages, (query, sorted(pages))
+
+
+def test_the_site_publishes_the_catalog_valid_and_equal_to_the_registry(site):
+    """catalog.json (against catalog.schema.json) and catalog.csv: what the registry gives now."""
+    import csv
+
+    import jsonschema
+
+    from sphinx_llmstatus.view.catalog import CSV_COLUMNS, catalog
+
+    data = json.loads((site / "catalog.json").read_text(encoding="utf-8"))
+    schema = json.loads((site / "catalog.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert not list(jsonschema.Draft202012Validator(schema).iter_errors(data))
+    assert data == json.loads(json.dumps(catalog()))
+    codes = {c["name"]: c for c in data["codes"]}
+    assert len(codes) == len(default_registry()) and {f["key"] for f in data["families"]} >= {"llm_datadist", "hixl"}
+    link = codes["LLM_LINK_FAILED"]
+    assert link["meaning"]["python"] == {"en": "Establishing the link failed.", "zh": "建链失败。"}
+    assert link["causes"] and link["causes"][0]["sources"][0]["url"].startswith("https://")
+    with open(site / "catalog.csv", encoding="utf-8", newline="") as fh:
+        rows = list(csv.reader(fh))
+    assert tuple(rows[0]) == CSV_COLUMNS and len(rows) == len(codes) + 1
+    row = dict(zip(rows[0], next(r for r in rows if r[1] == "LLM_LINK_FAILED")))
+    assert row["hex"] == "0x5010B009" and row["meaning_zh"] == "建链失败。" and row["action_immediate"] == "retry"

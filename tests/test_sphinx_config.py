@@ -103,6 +103,7 @@ BAD_VALUES = [
     ("llmstatus_fallback_url", None, "must be of type str, not NoneType"),
     ("llmstatus_api_links", ["pull_cache"], "must be of type dict, not list"),
     ("llmstatus_api_links", {"pull_cache": 3}, "must map API names to URL or target strings"),
+    ("llmstatus_catalog", "yes", "must be of type bool, not str"),
 ]
 
 
@@ -120,3 +121,19 @@ def test_bad_value_is_one_clear_warning_and_the_default(project, name, value, me
     assert "[llmstatus.config]" in warnings[0]
     assert getattr(app.config, name) == default
     assert "Traceback" not in app.status.getvalue()
+
+
+def test_the_catalog_is_published_only_when_asked_for_with_the_project_registry(project, tmp_path):
+    import json
+
+    extra = tmp_path / "extra.toml"
+    extra.write_text('[[code]]\nname = "LLM_TIMEOUT"\n[code.python]\nmeaning.en = "Timed out (site wording)."\n',
+                     encoding="utf-8")
+    page = {"index.rst": "T\n=\n\n:llm-status:`LLM_TIMEOUT`\n"}
+    assert not (project(page).outdir / "catalog.json").exists()
+    app = project(page, confoverrides={"llmstatus_catalog": True, "llmstatus_registry_files": [str(extra)]})
+    assert app.warning.getvalue() == ""
+    data = json.loads((app.outdir / "catalog.json").read_text(encoding="utf-8"))
+    timeout = next(c for c in data["codes"] if c["name"] == "LLM_TIMEOUT")
+    assert timeout["meaning"]["python"]["en"] == "Timed out (site wording)."
+    assert (app.outdir / "catalog.schema.json").exists() and (app.outdir / "catalog.csv").exists()

@@ -19,6 +19,7 @@ from .domain import LLMDomain, fallback_reference, outdated_mentions, warn_unres
 from .entry import StatusDirective
 from .labels import CATALOG, LOCALE_DIR
 from .printing import NameLinkTargets, NameLinkTargetsLatex, TableColumns
+from .publish import setup_publish
 from .resolver import CheckApiLinks, LocalStatusReferences, remember_builder
 from .role import StatusRole
 from .searchfix import setup_searchfix
@@ -62,6 +63,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_post_transform(CheckApiLinks)
     app.add_message_catalog(CATALOG, str(LOCALE_DIR))
     setup_searchfix(app)  # Chinese search on Sphinx 9.0 (sphinx-doc/sphinx#14229)
+    setup_publish(app)
     app.connect("config-inited", _add_static_path)
     app.connect("builder-inited", _add_css)
     app.connect("builder-inited", remember_builder)

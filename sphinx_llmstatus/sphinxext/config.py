@@ -144,6 +144,9 @@ OPTIONS: tuple[Option, ...] = (
            'URL template with {name}, {value} and {hex}, or "" to warn instead.'),
     Option("llmstatus_api_links", {}, (dict,), _check_api_links,
            "API name -> http(s)/relative URL or Sphinx target (py:meth:pkg.Class.method, ref:label)."),
+    Option("llmstatus_catalog", False, (bool,), lambda _value: None,
+           "Also write catalog.json, catalog.schema.json and catalog.csv (every code, en and zh) "
+           "into the HTML output."),
 )
 
 
@@ -156,6 +159,7 @@ class Settings:
     fallback_url: str
     api_links: dict[str, str]
     project_lang: str
+    catalog: bool = False
 
     @property
     def registry_lang(self) -> str:
@@ -175,6 +179,7 @@ def settings(config: Config) -> Settings:
             registry_files=tuple(config.llmstatus_registry_files),
             fallback_url=config.llmstatus_fallback_url,
             api_links=dict(config.llmstatus_api_links),
+            catalog=config.llmstatus_catalog,
             project_lang="zh" if normalise_lang(config.language or "en") == "zh" else "en",
         )
     return found

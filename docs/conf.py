@@ -22,6 +22,8 @@ extensions = [
 ]
 # catalog.json (+ its JSON Schema) and catalog.csv beside the pages: every code, en and zh, for tools.
 llmstatus_catalog = True
+# llms.txt, llms-full.txt and codes/NAME.md (each code's entry as Markdown) for agents.
+llmstatus_llms_txt = True
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 2
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}

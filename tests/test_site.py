@@ -328,3 +328,18 @@ def test_the_site_publishes_the_catalog_valid_and_equal_to_the_registry(site):
     assert tuple(rows[0]) == CSV_COLUMNS and len(rows) == len(codes) + 1
     row = dict(zip(rows[0], next(r for r in rows if r[1] == "LLM_LINK_FAILED")))
     assert row["hex"] == "0x5010B009" and row["meaning_zh"] == "建链失败。" and row["action_immediate"] == "retry"
+
+
+def test_the_site_publishes_llms_txt_and_a_markdown_copy_of_every_code_page(site):
+    """For agents: llms.txt lists each code page's Markdown copy, which holds what the page shows."""
+    listed = re.findall(r"^- \[([A-Z0-9_]+)\]\((codes/[A-Z0-9_]+\.md)\)", (site / "llms.txt").read_text(encoding="utf-8"),
+                        re.MULTILINE)
+    registry = default_registry()
+    assert {name for name, _ in listed} == {code.name for code in registry}
+    full = (site / "llms-full.txt").read_text(encoding="utf-8")
+    for name, path in listed:
+        copy = (site / path).read_text(encoding="utf-8")
+        assert copy.startswith(f"# {name}\n") and copy in full
+    link = (site / "codes" / "LLM_LINK_FAILED.md").read_text(encoding="utf-8")
+    assert "Establishing the link failed." in link and "https://github.com/" in link  # causes with sources
+    assert "](cli.html)" in (site / "llms.txt").read_text(encoding="utf-8")  # the other pages, linked

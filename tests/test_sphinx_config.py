@@ -104,6 +104,7 @@ BAD_VALUES = [
     ("llmstatus_api_links", ["pull_cache"], "must be of type dict, not list"),
     ("llmstatus_api_links", {"pull_cache": 3}, "must map API names to URL or target strings"),
     ("llmstatus_catalog", "yes", "must be of type bool, not str"),
+    ("llmstatus_llms_txt", 1, "must be of type bool, not int"),
 ]
 
 
@@ -137,3 +138,16 @@ def test_the_catalog_is_published_only_when_asked_for_with_the_project_registry(
     timeout = next(c for c in data["codes"] if c["name"] == "LLM_TIMEOUT")
     assert timeout["meaning"]["python"]["en"] == "Timed out (site wording)."
     assert (app.outdir / "catalog.schema.json").exists() and (app.outdir / "catalog.csv").exists()
+
+
+def test_llms_txt_and_markdown_copies_only_when_asked_for(project):
+    files = {"index.rst": "Codes\n=====\n\n.. toctree::\n\n   two\n\n.. llm-status:: LLM_TIMEOUT\n",
+             "two.rst": "Two\n===\n\n.. llm-status:: LLM_LINK_FAILED\n\n.. llm-status:: LLM_NOT_YET_LINK\n"}
+    assert not (project(files).outdir / "llms.txt").exists()
+    app = project(files, confoverrides={"llmstatus_llms_txt": True, "language": "zh_CN"})
+    assert app.warning.getvalue() == ""
+    two = (app.outdir / "two.md").read_text(encoding="utf-8")
+    assert two.startswith("# Two\n") and two.index("LLM\\_LINK\\_FAILED") < two.index("LLM\\_NOT\\_YET\\_LINK")
+    assert "建链失败" in two
+    llms = (app.outdir / "llms.txt").read_text(encoding="utf-8")
+    assert "- [LLM_TIMEOUT](index.md)" in llms and "- [LLM_LINK_FAILED](two.md): 建链失败。" in llms

@@ -147,6 +147,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("llmstatus_catalog", False, (bool,), lambda _value: None,
            "Also write catalog.json, catalog.schema.json and catalog.csv (every code, en and zh) "
            "into the HTML output."),
+    Option("llmstatus_llms_txt", False, (bool,), lambda _value: None,
+           "Also write llms.txt, llms-full.txt and a Markdown copy of each page that holds entries "
+           "(codes/NAME.md) into the HTML output, for agents."),
 )
 
 
@@ -160,6 +163,7 @@ class Settings:
     api_links: dict[str, str]
     project_lang: str
     catalog: bool = False
+    llms_txt: bool = False
 
     @property
     def registry_lang(self) -> str:
@@ -180,6 +184,7 @@ def settings(config: Config) -> Settings:
             fallback_url=config.llmstatus_fallback_url,
             api_links=dict(config.llmstatus_api_links),
             catalog=config.llmstatus_catalog,
+            llms_txt=config.llmstatus_llms_txt,
             project_lang="zh" if normalise_lang(config.language or "en") == "zh" else "en",
         )
     return found

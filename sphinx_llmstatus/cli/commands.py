@@ -23,6 +23,10 @@ def run(args: Args) -> int:
     registry = _registry(args.registry)
     if registry is None:
         return EXIT_USAGE
+    if args.command == "mcp":  # the protocol owns stdout: no formatter
+        from .mcp import run as serve
+
+        return serve(registry)
     from .formats import formatter
 
     fmt = formatter(args.format, lang_of(args), use_color(args), registry)

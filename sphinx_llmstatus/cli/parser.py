@@ -34,6 +34,7 @@ Look up CANN LLM DataDist status codes and find them in logs.
   llmstatus search TEXT              find codes by words of their names, meanings and remedies
   llmstatus list [--api] [--recoverable] [--family]   table of codes
   llmstatus scan [FILE ...|-]        list every status code in logs, with remedies and a summary
+  llmstatus mcp                      serve lookup, search, scan and explain to AI agents (MCP, stdio)
 
 Output options (--lang, --format/--json, --color, --registry) go before or after the command.
 """
@@ -173,6 +174,9 @@ def build_parser() -> _Parser:
     p.add_argument("-r", "--recursive", action="store_true", help="scan every file under the directories given")
     p.add_argument("--summary", action="store_true",
                    help="print only the summary (first failure per process, counts); with --format json one object")
+
+    _sub(sub, "mcp", help="serve the registry to AI agents (Model Context Protocol over stdio; the [mcp] extra)",
+         description="A read-only MCP server over stdio with the tools lookup, search, scan and explain.")
     return parser
 
 

@@ -146,8 +146,12 @@ def cards(matches: Sequence[tuple[StatusCode, str | None]], lang: str, query: st
     return "\n---\n\n".join(parts)
 
 
-def table(codes: Iterable[StatusCode], lang: str, api: str | None = None, caption: str | None = None) -> str:
-    """Codes as a Markdown table: name, hex, decimal, recoverable per API, meaning."""
+def table(codes: Iterable[StatusCode], lang: str, api: str | None = None, caption: str | None = None,
+          anchors: bool = False) -> str:
+    """Codes as a Markdown table: name, hex, decimal, recoverable per API, meaning; ``anchors``: each
+    name cell holds the row's anchor (:func:`~sphinx_llmstatus.view.links.row_anchor`), for a site."""
+    from ..view.links import row_anchor
+
     apis = (api,) if api else ("python", "cpp")
     head = [label("Name", lang), label("Hex", lang), label("Decimal", lang)]
     head += [
@@ -158,7 +162,10 @@ def table(codes: Iterable[StatusCode], lang: str, api: str | None = None, captio
     lines += [_row(esc(h) for h in head), _rule(len(head))]
     for code in codes:
         view = code.view(api) if api else (code.python or code.cpp)
-        cells = [_code(view.name if api and view else code.name), esc(code.hex or ""), esc(code.value)]
+        name = _code(view.name if api and view else code.name)
+        if anchors:
+            name = f'<span id="{row_anchor(code.name)}"></span>{name}'
+        cells = [name, esc(code.hex or ""), esc(code.value)]
         for a in apis:
             v = code.view(a)
             cells.append(esc(label(v.recoverable, lang)) if v else "—")

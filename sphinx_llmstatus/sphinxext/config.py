@@ -10,7 +10,6 @@ values through :func:`settings` only.
 from __future__ import annotations
 
 import re
-import string
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -20,12 +19,11 @@ from sphinx.application import Sphinx
 from sphinx.config import Config
 
 from ..render.lang import normalise_lang  # the one language resolver of every face
+from ..view.links import _SCHEME, fallback_problem, url_problem
 from .diagnostics import Subtype, warn
 
 # -- URLs ---------------------------------------------------------------------------------
 
-_UNSAFE_CHAR = re.compile(r"[\x00-\x20\x7f-\x9f\"'<>\\`]")
-_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
 #: ``domain:role:target``, ``role:target`` or a bare ``:ref:`` label (see content.api_target).
 _XREF_FORM = re.compile(r"^(?:[a-z0-9]+:)?[a-z0-9]+:[^:\s]\S*$|^[\w.\-]+$")
 #: The schemes a browser runs or embeds instead of following: never a link target.
@@ -35,20 +33,6 @@ _ACTIVE_SCHEMES = ("javascript", "vbscript", "data", "file")
 def is_url(target: str) -> bool:
     """True when an ``llmstatus_api_links`` value is meant as a URL (not a Sphinx target)."""
     return "://" in target or target.startswith(("/", "#", "./", "../"))
-
-
-def url_problem(url: str) -> str | None:
-    """Why ``url`` is no safe link target (an http(s) or relative URL), or None."""
-    if _UNSAFE_CHAR.search(url):
-        return "contains spaces, control or quoting characters"
-    scheme = _SCHEME.match(url)
-    if scheme and scheme.group(1).lower() not in ("http", "https"):
-        return f"uses the {scheme.group(1).lower()}: scheme; only http(s) and relative URLs are allowed"
-    if scheme and not url.partition("://")[2].strip("/"):
-        return "has no host"
-    if url.startswith("//"):
-        return "is protocol-relative; write https://"
-    return None
 
 
 def _api_target_problem(target: Any) -> str | None:
@@ -87,42 +71,6 @@ def _check_api_links(value: dict[Any, Any]) -> str | None:
     return None
 
 
-#: Codes filled into a template when it is checked: success, the LLM layout, -1 and the largest value.
-_SAMPLES = (("LLM_SUCCESS", 0, "0x00000000"), ("LLM_LINK_FAILED", 1343270921, "0x5010B009"),
-            ("LLM_FAILED", -1, ""), ("ACL_ERROR_X", 0xFFFFFFFF, "0xFFFFFFFF"))
-
-
-def fill_template(template: str, name: str, value: int | str, hex_form: str) -> str:
-    """``template`` with ``{name}``, ``{value}`` and ``{hex}`` filled in; ValueError if it cannot be."""
-    try:
-        fields = [f for _, f, _, _ in string.Formatter().parse(template) if f is not None]
-        odd = [f for f in fields if f not in ("name", "value", "hex")]
-        if odd:
-            raise ValueError(f"may only use {{name}}, {{value}} and {{hex}}, not {{{odd[0]}}}")
-        return template.format(name=name, value=value, hex=hex_form)
-    except ValueError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - format specs can raise anything (OverflowError for {value:c})
-        raise ValueError(f"{type(exc).__name__}: {exc}") from None
-
-
-def _check_fallback_url(value: str) -> str | None:
-    if value in ("", "vendor"):
-        return None
-    try:
-        filled = [fill_template(value, *sample) for sample in _SAMPLES]
-    except ValueError as exc:
-        reason = str(exc)
-        if reason.startswith("may only"):
-            return reason
-        return f"is not a usable URL template ({reason}); use {{name}}, {{value}} or {{hex}}"
-    for url in filled:
-        problem = url_problem(url)
-        if problem:
-            return f"gives {url!r}, which {problem}"
-    return None
-
-
 @dataclass(frozen=True)
 class Option:
     """One ``llmstatus_*`` config value: declared, typed, checked and documented in one place."""
@@ -139,7 +87,7 @@ OPTIONS: tuple[Option, ...] = (
            "Language of registry text (en or zh); None follows the project's language."),
     Option("llmstatus_registry_files", [], (list, tuple), _check_registry_files,
            "Extra registry TOML files (relative to conf.py) that add codes or override fields."),
-    Option("llmstatus_fallback_url", "vendor", (str,), _check_fallback_url,
+    Option("llmstatus_fallback_url", "vendor", (str,), fallback_problem,
            'Link for codes the project documents nowhere: "vendor" (the vendor page), an http(s) '
            'URL template with {name}, {value} and {hex}, or "" to warn instead.'),
     Option("llmstatus_api_links", {}, (dict,), _check_api_links,

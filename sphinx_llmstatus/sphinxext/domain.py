@@ -33,7 +33,8 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util.nodes import make_refnode
 
 from ..registry.lookup import UnknownStatusCode, lookup
-from .config import fill_template, settings
+from ..view.links import fallback_url
+from .config import settings
 from .diagnostics import Subtype, warn
 from .labels import _ as llm_
 from .lines import exact_location
@@ -47,11 +48,6 @@ _HEXLIKE = re.compile(r"^(?:0[xX])?[0-9A-Fa-f]+$")
 
 #: ``(docname, node id, line)`` of one documenting location.
 Location = tuple[str, str, int]
-
-
-def row_anchor(name: str) -> str:
-    """HTML id of a code's table row (an entry's id is the code name itself)."""
-    return f"llm-row-{name}"
 
 
 class LLMDomain(Domain):
@@ -239,16 +235,9 @@ def fallback_reference(app: Any, env: BuildEnvironment, node: pending_xref,
     if not template:
         return None
     code = get_registry(env).get(node["reftarget"])
-    if code is None:
+    url = fallback_url(code, template) if code is not None else None
+    if code is None or url is None:
         return None
-    if template == "vendor":
-        url = code.views[0].source.url
-    else:
-        try:
-            url = fill_template(template, code.name, code.value if code.value is not None else "",
-                                code.hex or "")
-        except ValueError:  # checked on config-inited with sample codes; a registry file's code may differ
-            return None
     domain: LLMDomain = env.get_domain("llm")  # type: ignore[assignment]
     ref = nodes.reference("", "", internal=False, refuri=url, reftitle=domain.title(code.name),
                           classes=["llmstatus-external"])

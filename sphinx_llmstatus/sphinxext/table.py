@@ -34,10 +34,11 @@ from sphinx.util.typing import OptionSpec
 
 from ..registry.lookup import UnknownStatusCode, filter_codes, lookup
 from ..registry.model import LLM_DATADIST, StatusCode
+from ..view.links import row_anchor
 from .config import settings
 from .content import _API_LABEL, COLUMNS, DEFAULT_COLUMNS, Renderer, build_table, paragraph
 from .diagnostics import Subtype, warn
-from .domain import LLMDomain, row_anchor
+from .domain import LLMDomain
 from .labels import N_
 from .options import api_option, lang_option, name_list, option, recoverable_option
 from .state import doc_lang, get_registry, note_registry_dependency

@@ -1,0 +1,1 @@
+"""The MkDocs face: ``plugins: [llmstatus]`` (see :mod:`.plugin`)."""

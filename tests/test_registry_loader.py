@@ -8,8 +8,8 @@ import textwrap
 import pytest
 
 from sphinx_llmstatus.registry import RegistryError, default_registry, load_registry
+from sphinx_llmstatus.registry.datafiles import packaged_registry_path
 from sphinx_llmstatus.registry.loader import read_toml
-from sphinx_llmstatus.registry.packaged import packaged_registry_path
 
 VIEW = '''
 [code.python]
@@ -140,7 +140,7 @@ def test_read_toml_names_file(tmp_path):
 def test_compiled_registry_is_fresh():
     """registry.jsonl must match registry.toml: run `make registry` after editing the TOML."""
     from sphinx_llmstatus.registry.compile import compiled_text
-    from sphinx_llmstatus.registry.packaged import COMPILED_NAME, DATA_DIR
+    from sphinx_llmstatus.registry.datafiles import COMPILED_NAME, DATA_DIR
 
     with open(f"{DATA_DIR}/{COMPILED_NAME}", encoding="utf-8") as fh:
         assert fh.read() == compiled_text()
@@ -168,7 +168,7 @@ def test_compile_check_says_when_the_json_is_stale(tmp_path, monkeypatch, capsys
     import shutil
 
     from sphinx_llmstatus.registry import compile as compile_
-    from sphinx_llmstatus.registry import packaged as loader
+    from sphinx_llmstatus.registry import datafiles as loader
 
     for path in loader.packaged_registry_paths():
         shutil.copy(path, tmp_path)
@@ -183,8 +183,9 @@ def test_compile_check_says_when_the_json_is_stale(tmp_path, monkeypatch, capsys
 def test_stale_or_broken_stored_registry_falls_back_to_the_toml(tmp_path, monkeypatch, content):
     import shutil
 
-    from sphinx_llmstatus.registry import packaged as loader
+    from sphinx_llmstatus.registry import datafiles as loader
     from sphinx_llmstatus.registry import store
+    from sphinx_llmstatus.registry.packaged import default_registry
 
     for path in loader.packaged_registry_paths():
         shutil.copy(path, tmp_path)
@@ -195,17 +196,17 @@ def test_stale_or_broken_stored_registry_falls_back_to_the_toml(tmp_path, monkey
     (tmp_path / loader.COMPILED_NAME).write_text(content)
     monkeypatch.setattr(loader, "DATA_DIR", str(tmp_path))
     assert store.loads(content, loader.packaged_checksums(), ()) is None
-    loader.default_registry.cache_clear()
+    default_registry.cache_clear()
     try:
-        rebuilt = loader.default_registry()
+        rebuilt = default_registry()
     finally:
-        loader.default_registry.cache_clear()
+        default_registry.cache_clear()
     assert rebuilt.files[0] == str(tmp_path / loader.PACKAGED_NAME)
     assert repr(list(rebuilt.codes)) == repr(list(load_registry().codes))
 
 
 def test_no_binary_model_ships():
-    from sphinx_llmstatus.registry.packaged import DATA_DIR
+    from sphinx_llmstatus.registry.datafiles import DATA_DIR
 
     assert sorted(os.listdir(DATA_DIR)) == sorted(n for n in os.listdir(DATA_DIR) if n.endswith((".toml", ".jsonl")))
 

@@ -4,11 +4,12 @@ Kept cheap to import (no dataclasses, typing, tomllib or importlib.resources
 at import time) so that ``llmstatus CODE`` starts fast.
 """
 
+from .datafiles import packaged_registry_path
 from .errors import RegistryError
 from .layout import GeErrorLayout, decode_layout
 from .lookup import Match, UnknownStatusCode, filter_codes, lookup, search, suggest
 from .model import APIS, LANGS, ApiView, Registry, Source, StatusCode, Text
-from .packaged import default_registry, packaged_registry_path
+from .packaged import default_registry
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

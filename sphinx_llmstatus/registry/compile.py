@@ -12,8 +12,8 @@ import os
 import sys
 
 from . import store
+from .datafiles import COMPILED_NAME, DATA_DIR, packaged_checksums
 from .loader import load_registry
-from .packaged import COMPILED_NAME, DATA_DIR, packaged_checksums
 
 
 def compiled_text() -> str:

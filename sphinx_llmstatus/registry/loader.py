@@ -26,9 +26,9 @@ if TYPE_CHECKING:
 
     from .schema import Spec
 
+from .datafiles import packaged_registry_paths
 from .errors import RegistryError
 from .model import APIS, Registry, Source, StatusCode, family_order
-from .packaged import packaged_registry_paths
 
 #: Schema versions a file may state (version 1 files are version 2 files that use none of its additions).
 SCHEMA_VERSIONS = (1, 2)

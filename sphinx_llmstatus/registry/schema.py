@@ -20,14 +20,13 @@ from __future__ import annotations
 import re
 
 from . import model as m
-from .loader import Where
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
     from typing import Any
 
-    from .loader import Context
+    from .loader import Context, Where  # for annotations only: the loader imports this module
 
 #: The schema version every file states (``schema = 2``).
 VERSION = 2

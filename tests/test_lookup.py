@@ -184,3 +184,21 @@ def test_default_registry_equals_the_fully_checked_one():
 
     full, fast = load_registry(), default_registry()
     assert [(c.name, c.views, c.related, c.note) for c in full] == [(c.name, c.views, c.related, c.note) for c in fast]
+
+
+@pytest.mark.parametrize(("query", "first"), [
+    ("建链", "LLM_LINK_FAILED"), ("link failed", "LLM_LINK_FAILED"), ("timed out", "LLM_TIMEOUT"),
+    ("内存不足", "LLM_OUT_OF_MEMORY"), ("device out of memory", "LLM_DEVICE_OUT_OF_MEMORY"),
+])
+def test_search_ranks_names_and_meanings_before_remedies_and_causes(query, first):
+    """Issue 24: relevance, not registry order (`llmstatus search 建链` gave LLM_WAIT_PROC_TIMEOUT first)."""
+    assert search(query)[0].name == first
+
+
+def test_search_rank_is_by_the_lowest_tier_of_every_word():
+    from sphinx_llmstatus.registry.lookup import _rank
+
+    tiers = ("llm_link_failed", "establishing the link failed.", "check the network", "errno 111 means refused")
+    assert _rank(tiers, ["link"]) == (0, 0, 4)
+    assert _rank(tiers, ["link", "network"]) == (2, 2, 14)
+    assert _rank(tiers, ["refused"]) == (3, 3, 16) and _rank(tiers, ["absent"]) is None

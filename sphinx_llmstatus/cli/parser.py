@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 
-from .plain import COMMANDS, NEGATIVE_NUMBER, OUTPUT_DEFAULTS
+from ..codeargs import accept_negative_hex
+from .plain import COMMANDS, OUTPUT_DEFAULTS
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up budget)
 if TYPE_CHECKING:
@@ -90,16 +90,6 @@ class _Parser(argparse.ArgumentParser):
             message += (f" (options of '{self.later_command}' go after it: "
                         f"llmstatus {self.later_command} OPTION...)")
         super().error(message)
-
-
-def accept_negative_hex(parser: argparse.ArgumentParser) -> None:
-    """Make ``parser`` read ``-0x5010B009`` as a value, as argparse reads ``-1``.
-
-    argparse keeps its negative-number pattern in an attribute without a
-    public setter (``_negative_number_matcher``); this widens it to hex in
-    one place, for the command's parsers and the ``%llmstatus`` magic's.
-    """
-    parser._negative_number_matcher = re.compile(NEGATIVE_NUMBER)
 
 
 def _output_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from types import SimpleNamespace
 
+from ..codeargs import NEGATIVE_NUMBER
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from argparse import Namespace
@@ -25,8 +27,6 @@ if TYPE_CHECKING:
 COMMANDS = ("lookup", "search", "list", "scan", "mcp")
 #: The output options' defaults (``--lang``, ``--format``, ``--color``; ``--registry`` gives none).
 OUTPUT_DEFAULTS: dict[str, str | None] = {"lang": None, "format": "text", "color": "auto"}
-#: What argparse reads as a negative number, not an option: its own pattern, widened to hexadecimal.
-NEGATIVE_NUMBER = r"^-(?:\d+|\d*\.\d+|0[xX][0-9A-Fa-f]+)$"
 
 
 def plain_lookup(argv: list[str]) -> SimpleNamespace | None:

@@ -305,7 +305,7 @@ class LLMStatusMagics(Magics):
         """``magic``'s arguments from ``line``; an option of the other magic is named as such."""
         is_cell = magic.__func__ is LLMStatusMagics.llmstatus_cell
         if not is_cell:
-            from ..cli.parser import accept_negative_hex
+            from ..codeargs import accept_negative_hex
 
             accept_negative_hex(magic.parser)  # -0x5010B009 is a code, as in the command
         try:

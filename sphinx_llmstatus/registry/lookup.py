@@ -355,24 +355,48 @@ def filter_codes(
 
 
 def search(text: str, registry: Registry | None = None) -> tuple[StatusCode, ...]:
-    """Codes whose text contains every word of ``text``.
+    """Codes whose text contains every word of ``text``, the most relevant first.
 
     The text of a code is its names, meanings, remedies, notes and API names,
     the when/check/fix of its causes, other pages' readings, its settings and
     framework notes, and the symptoms that point at it. Matching is
     case-insensitive and covers English and Chinese; Chinese text needs no
-    spaces (``建链`` matches any text containing it). An empty query returns
-    every code.
+    spaces (``建链`` matches any text containing it). A code whose every word is
+    in its names or meaning comes before one that has a word only in a remedy,
+    which comes before one that has it only in a cause (:func:`_rank`); then LLM
+    DataDist's codes before other layers'; then the earlier the words stand in their
+    lines, the better (``建链失败`` before ``尚未建链``); then registry order. An empty query returns every code, in order.
     """
     reg = registry if registry is not None else default_registry()
     words = [w.casefold() for w in _normalise(text).split()]
-    out = []
-    symptoms = _symptom_text(reg) if words else {}
-    for code in reg:
-        haystack = _haystack(code) + symptoms.get(code.name, "")
-        if all(w in haystack for w in words):
-            out.append(code)
-    return tuple(out)
+    if not words:
+        return tuple(reg)
+    symptoms = _symptom_text(reg)
+    ranked = []
+    for index, code in enumerate(reg):
+        names, meanings, remedies, rest = _tiers(code)
+        rank = _rank((names, meanings, remedies, rest + symptoms.get(code.name, "")), words)
+        if rank is not None:
+            # At equal tiers, LLM DataDist's own code before another layer's (``timed out``: LLM_TIMEOUT
+            # before HIXL_TIMEOUT), then by the columns.
+            ranked.append(((*rank[:2], code.family != LLM_DATADIST, rank[2]), index, code))
+    return tuple(code for _rank_, _index, code in sorted(ranked, key=lambda r: (r[0], r[1])))
+
+
+def _rank(tiers: tuple[str, ...], words: list[str]) -> tuple[int, int, int] | None:
+    """``(worst tier, sum of tiers, sum of columns)`` of the words' first places in the lowest tier that
+    holds each (tier 0: names, 1: meanings, 2: remedies and notes, 3: the rest); None when a word is
+    in none."""
+    places = []
+    for word in words:
+        for tier, text in enumerate(tiers):
+            i = text.find(word)
+            if i >= 0:
+                places.append((tier, i - text.rfind("\n", 0, i) - 1))
+                break
+        else:
+            return None
+    return max(t for t, _ in places), sum(t for t, _ in places), sum(c for _, c in places)
 
 
 def _texts(*texts: object) -> list[str]:
@@ -380,21 +404,22 @@ def _texts(*texts: object) -> list[str]:
 
 
 @lru_cache(maxsize=1024)
-def _haystack(code: StatusCode) -> str:
-    parts = list(code.spellings)
-    parts += _texts(code.note)
+def _tiers(code: StatusCode) -> tuple[str, str, str, str]:
+    """A code's searchable text by relevance: names; meanings; remedies, notes and API names; the rest
+    (causes, readings, settings, framework notes). Each casefolded, one text per line."""
+    names, meanings, remedies, rest = list(code.spellings), [], _texts(code.note), []
     for view in code.views:
-        parts += list(view.api_names)
-        parts += _texts(view.meaning, view.remedy)
+        meanings += _texts(view.meaning)
+        remedies += _texts(view.remedy) + list(view.api_names)
         for cause in view.causes:
-            parts += _texts(cause.when, cause.check, cause.fix) + list(cause.terms)
+            rest += _texts(cause.when, cause.check, cause.fix) + list(cause.terms)
         for reading in view.readings:
-            parts += _texts(reading.meaning, reading.remedy)
+            rest += _texts(reading.meaning, reading.remedy)
     for setting in code.settings:
-        parts += [setting.name] + _texts(setting.about)
+        rest += [setting.name] + _texts(setting.about)
     for note in code.frameworks:
-        parts += [note.framework] + _texts(note.does)
-    return "\n".join(parts).casefold()
+        rest += [note.framework] + _texts(note.does)
+    return tuple("\n".join(part).casefold() for part in (names, meanings, remedies, rest))  # type: ignore[return-value]
 
 
 @lru_cache(maxsize=8)

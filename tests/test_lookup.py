@@ -202,3 +202,13 @@ def test_search_rank_is_by_the_lowest_tier_of_every_word():
     assert _rank(tiers, ["link"]) == (0, 0, 4)
     assert _rank(tiers, ["link", "network"]) == (2, 2, 14)
     assert _rank(tiers, ["refused"]) == (3, 3, 16) and _rank(tiers, ["absent"]) is None
+
+
+@pytest.mark.parametrize(("query", "name", "reading"), [
+    ("０x５０１０Ｂ００９", "LLM_LINK_FAILED", "hex"), ("ＬＬＭ＿ＬＩＮＫ＿ＦＡＩＬＥＤ", "LLM_LINK_FAILED", "name"),
+    ("ＬＬＭＳｔａｔｕｓＣｏｄｅ．ＬＬＭ＿ＴＩＭＥＯＵＴ", "LLM_TIMEOUT", "name"), ("－１", "LLM_UNKNOWN_ERROR", None),
+])
+def test_fullwidth_input_from_a_cjk_keyboard_reads_as_its_ascii_twin(query, name, reading):
+    """Issue 24: fullwidth hex and names were refused while fullwidth digits resolved."""
+    match = lookup(query)[0]
+    assert match.code.name == name and (reading is None or match.reading == reading)

@@ -308,3 +308,41 @@ def test_entries_index_every_number_form_and_spelling(project):
     index = (app.outdir / "genindex.html").read_text(encoding="utf-8")
     for form in ("1343270913", "0x5010B001", "5010b001", "LLM_WAIT_PROCESS_TIMEOUT"):
         assert form in index, form
+
+
+# -- issue 24: bad input, one clear message --------------------------------------------------------
+
+def test_an_empty_role_is_one_located_warning_not_a_crash(project):
+    """`:llm-status:`~`` aborted the whole build (IndexError in resolver.py)."""
+    app = project({"index.rst": "T\n=\n\nSee :llm-status:`~` and :llm-status:`x <>`.\n"})
+    warnings = app.warning.getvalue().strip().splitlines()
+    assert len(warnings) == 2 and all("empty LLM status code" in w and "index.rst:4" in w for w in warnings)
+    assert "[llmstatus.unknown_code]" in warnings[0]
+
+
+def test_a_huge_role_text_is_cut_in_its_warning(project):
+    app = project({"index.rst": "T\n=\n\nSee :llm-status:`" + "X" * 100_000 + "`.\n"})
+    (warning,) = app.warning.getvalue().strip().splitlines()
+    assert len(warning) < 400 and "(100000 characters)" in warning
+
+
+def test_two_codes_on_one_entry_line_say_one_code_per_entry(project):
+    app = project({"index.rst": "T\n=\n\n.. llm-status:: LLM_TIMEOUT LLM_LINK_FAILED\n"})
+    (warning,) = app.warning.getvalue().strip().splitlines()
+    assert "one code per entry: write one .. llm-status:: for each of LLM_TIMEOUT, LLM_LINK_FAILED" in warning
+    assert "did you mean" not in warning
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ("causes, causes, none", ":sections: 'none' means no section and stands alone; using the default"),
+    ("causes, none", ":sections: 'none' means no section and stands alone; using the default"),
+])
+def test_sections_none_with_others_says_why(project, value, message):
+    app = project({"index.rst": f"T\n=\n\n.. llm-status:: LLM_FAILED\n   :sections: {value}\n"})
+    (warning,) = app.warning.getvalue().strip().splitlines()
+    assert message in warning and "did you mean" not in warning
+
+
+def test_a_section_named_twice_is_shown_once(project):
+    app = project({"index.rst": "T\n=\n\n.. llm-status:: LLM_LINK_FAILED\n   :sections: causes, causes\n"})
+    assert app.warning.getvalue() == ""

@@ -126,7 +126,13 @@ def _quoted(text: str) -> str:
             return f"\\x{ord(ch) - 0xDC00:02x}"
         return ch if ch.isprintable() else repr(ch)[1:-1]
 
+    if len(text) > _QUOTED_MAX:  # a message is one line: a huge query (a 1 MB role) is cut, its length said
+        return "'" + "".join(map(shown, text[:_QUOTED_MAX])) + f"…' ({len(text)} characters)"
     return "'" + "".join(map(shown, text)) + "'"
+
+
+#: Most characters of a query a message quotes.
+_QUOTED_MAX = 80
 
 
 def _foreign_letters(text: str, limit: int = 3) -> list[str]:
@@ -149,6 +155,11 @@ def _normalise(query: str) -> str:
     return query.strip().strip("`'\"").strip().rstrip(",.;")
 
 
+#: Fullwidth ASCII (U+FF01-U+FF5E) and the ideographic space, as a CJK keyboard types them: a code
+#: typed ``０x５０１０Ｂ００９`` or ``ＬＬＭ＿ＬＩＮＫ＿ＦＡＩＬＥＤ`` is read as its ASCII twin.
+_FULLWIDTH = {0xFF01 + i: 0x21 + i for i in range(94)} | {0x3000: 0x20}
+
+
 def lookup(query: str, registry: Registry | None = None) -> tuple[Match, ...]:
     """All meanings of ``query`` (see the module docstring for the forms).
 
@@ -156,7 +167,7 @@ def lookup(query: str, registry: Registry | None = None) -> tuple[Match, ...]:
     Raises :class:`UnknownStatusCode` when nothing matches.
     """
     reg = registry if registry is not None else default_registry()
-    text = _normalise(query)
+    text = _normalise(query.translate(_FULLWIDTH))
     if not text:
         raise UnknownStatusCode(query)
 

@@ -69,10 +69,20 @@ class StatusDirective(ObjectDescription[str]):
     def get_signatures(self) -> list[str]:
         """One code per entry: an argument over several lines is a warning, and its first line is used."""
         lines = [line.strip() for line in self.arguments[0].splitlines() if line.strip()]
+        if len(lines) == 1:  # `LLM_TIMEOUT LLM_LINK_FAILED` on one line: several codes, not one name
+            words = lines[0].replace(",", " ").split()
+            if len(words) > 1 and all(self._is_code(w) for w in words):
+                lines = words
         if len(lines) > 1:
             warn(f"one code per entry: write one .. llm-status:: for each of {', '.join(lines)}; "
                  f"showing {lines[0]} only", Subtype.option, location=self.get_location())
         return lines[:1]
+
+    def _is_code(self, word: str) -> bool:
+        try:
+            return bool(lookup(word, get_registry(self.env)))
+        except UnknownStatusCode:
+            return False
 
     def handle_signature(self, sig: str, signode: addnodes.desc_signature) -> str:
         registry = get_registry(self.env)

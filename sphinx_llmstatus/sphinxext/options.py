@@ -20,11 +20,13 @@ class BadValue(str):
     """An option value a converter rejected, with the values it accepts."""
 
     choices: tuple[str, ...] = ()
+    #: Why, when it is not "not one of the choices".
+    reason: str | None = None
 
 
-def _bad(value: str, choices: tuple[str, ...]) -> BadValue:
+def _bad(value: str, choices: tuple[str, ...], reason: str | None = None) -> BadValue:
     bad = BadValue(value)
-    bad.choices = choices
+    bad.choices, bad.reason = choices, reason
     return bad
 
 
@@ -52,9 +54,11 @@ SECTION_CHOICES = ("causes", "settings", "frameworks", "origins", "reports")
 
 def sections_option(argument: str | None) -> tuple[str, ...] | BadValue:
     """``causes, settings, frameworks, origins, reports`` (any of them, comma or space separated), or ``none``."""
-    words = tuple(w.lower() for w in name_list(argument))
+    words = tuple(dict.fromkeys(w.lower() for w in name_list(argument)))  # a section named twice: once
     if words == ("none",):
         return ()
+    if "none" in words:
+        return _bad("none", (*SECTION_CHOICES, "none"), "'none' means no section and stands alone")
     bad = [w for w in words if w not in SECTION_CHOICES]
     if bad or not words:
         return _bad(bad[0] if bad else "", (*SECTION_CHOICES, "none"))
@@ -71,6 +75,9 @@ def option(directive: Any, name: str, default: Any) -> Any:
     value = directive.options.get(name, default)
     if not isinstance(value, BadValue):
         return value
+    if value.reason is not None:
+        warn(f":{name}: {value.reason}; using the default", Subtype.option, location=directive.get_location())
+        return default
     close = difflib.get_close_matches(value, value.choices, n=1)
     hint = f"; did you mean {close[0]!r}?" if close else ""
     warn(f":{name}: {str(value)!r} is not one of {', '.join(value.choices)}{hint}; "

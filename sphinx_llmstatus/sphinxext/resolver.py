@@ -83,14 +83,14 @@ class LocalStatusReferences(SphinxPostTransform):
             if AMBIGUOUS_ATTR in literal.attributes:
                 ambiguous = literal.attributes.pop(AMBIGUOUS_ATTR)
                 warn(ambiguous, Subtype.ambiguous, location=exact_location(self.env, literal))
-            if literal.children[0] != name:  # a number or other spelling: print formats name the code
+            if literal.astext() != name:  # a number or other spelling: print formats name the code
                 literal["llmstatus_target"] = name
             found = domain.target_of(name)
             if found is None or not self._link(literal, found, domain.title(name), wrap=True):
                 # intersphinx, the fallback URL, the missing-reference warning: the standard resolver's job
                 del literal[REF_ATTR]
                 xref = pending_xref("", refdomain="llm", reftype="status", reftarget=name,
-                                    refexplicit=literal.children[0] != name, refwarn=True,
+                                    refexplicit=literal.astext() != name, refwarn=True,
                                     refdoc=current)
                 literal.parent.replace(literal, xref)  # not replace_self: keep classes off xref
                 xref += literal

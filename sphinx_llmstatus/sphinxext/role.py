@@ -24,6 +24,7 @@ from sphinx.util.docutils import SphinxRole
 from sphinx.util.nodes import split_explicit_title
 
 from ..registry.lookup import UnknownStatusCode, lookup
+from .diagnostics import Subtype, warn
 from .domain import REF_ATTR, LLMDomain
 from .resolver import AMBIGUOUS_ATTR
 from .state import get_registry, note_registry_dependency
@@ -42,6 +43,9 @@ class StatusRole(SphinxRole):
         show_name = not has_title and target[:1] == "~"
         if show_name:
             target = target[1:].strip()
+        if not target.strip():  # `~`, `x <>`: nothing to look up; one located warning, the text kept
+            warn(f"empty LLM status code in {self.rawtext!r}", Subtype.unknown_code, location=self.get_location())
+            return [nodes.literal(self.rawtext, text, classes=["llmstatus-code", "llmstatus-unknown"])], []
         registry = get_registry(env)
         note_registry_dependency(env)
         # Fast path: a name as written in either API (most mentions). lookup() would

@@ -351,11 +351,26 @@ def test_last_survives_an_exception_whose_chain_raises(ip):
     assert [m.code.name for m in ip.user_ns["r"].matches] == ["LLM_TIMEOUT"]
 
 
-def test_hint_hook_survives_a_status_code_raising_systemexit(ip):
-    ip.user_ns["_StatusExits"] = _StatusExits
+class _StatusGenExit(Exception):
+    @property
+    def status_code(self):
+        raise GeneratorExit
+
+
+class _StrInterrupts(Exception):
+    def __str__(self):
+        raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("cls", [_StatusExits, _StatusGenExit, _StrInterrupts])
+def test_hint_hook_survives_any_exception_type_from_the_users_object(ip, cls):
+    ip.user_ns["_Hostile"] = cls
+    without = type(run(ip, "raise _Hostile('x')")[0].error_in_exec)  # what IPython alone makes of it
     run(ip, "%llmstatus --hook on")
-    res, out, err = run(ip, "raise _StatusExits('x')")
-    assert isinstance(res.error_in_exec, _StatusExits)
+    res, out, err = run(ip, "raise _Hostile('x')")
+    assert type(res.error_in_exec) is without, out + err  # the hook changes nothing
+    res, out, err = run(ip, "r = %llmstatus --last")
+    assert res.error_in_exec is None, out + err
     res, out, err = run(ip, "1 + 1")  # the session goes on
     assert res.error_in_exec is None and res.result == 2
 

@@ -74,8 +74,9 @@ class ExceptionHint:
         try:
             # Only the messages, not the whole traceback: this runs after every failing cell.
             _how, matches, _hits = codes_in(exc, self._registry(), full_traceback=False)
-        except (Exception, SystemExit):  # noqa: BLE001 - the user's exception object misbehaves: no hint
-            # (SystemExit too: a property raising it must not end the session from a hook.)
+        except BaseException:  # noqa: BLE001 - the user's exception object misbehaves: no hint
+            # Any type: a property raising SystemExit, GeneratorExit or KeyboardInterrupt must not
+            # end the session or escape run_cell from a hook that only adds a hint.
             return
         if matches:
             print(hint_line(matches[0].code, self._lang(), len(matches) - 1), file=sys.stdout, flush=True)

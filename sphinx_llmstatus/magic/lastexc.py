@@ -45,7 +45,7 @@ def _linked(exc: BaseException, attribute: str) -> BaseException | None:
     exception class may make them properties) or gives something that is not an exception."""
     try:
         linked = getattr(exc, attribute)
-    except Exception:
+    except BaseException:  # noqa: BLE001 - whatever the user's property raises
         return None
     return linked if isinstance(linked, BaseException) else None
 
@@ -83,7 +83,7 @@ def attribute_codes(exc: BaseException, registry: Registry) -> tuple[Match, ...]
     for e in exception_chain(exc):
         try:
             matches = resolve_status(getattr(e, "status_code", None), registry)
-        except Exception:  # noqa: BLE001 - the user's object misbehaves
+        except BaseException:  # noqa: BLE001 - the user's object misbehaves (even GeneratorExit, KeyboardInterrupt)
             continue
         if matches:
             return matches
@@ -96,7 +96,7 @@ def exception_text(exc: BaseException) -> str:
     ``__cause__`` that raises)."""
     try:
         return "".join(traceback.format_exception(exc))
-    except Exception:  # noqa: BLE001 - the user's exception object misbehaves
+    except BaseException:  # noqa: BLE001 - the user's exception object misbehaves
         return "\n".join(safe_str(e) for e in exception_chain(exc))
 
 
@@ -135,6 +135,6 @@ def safe_str(exc: BaseException) -> str:
     or returns something other than a string (``str()`` then raises TypeError)."""
     try:
         text = str(exc)
-    except Exception:  # noqa: BLE001 - the user's __str__ misbehaves
+    except BaseException:  # noqa: BLE001 - the user's __str__ misbehaves, whatever it raises
         return "<exception str() failed>"
     return text if isinstance(text, str) else "<exception str() failed>"

@@ -35,7 +35,7 @@ FILES = {
 
         A failed link is :llm-status:`LLM_LINK_FAILED`; the row of :llm-status:`LLM_TIMEOUT`;
         the vendor page of :llm-status:`LLM_PARAM_INVALID`; and
-        :llm-status:`the busy link <LLM_LINK_BUSY>`.
+        :llm-status:`the busy link <LLM_LINK_BUSY>`; a Python timeout :llm-status:`LLM_WAIT_PROCESS_TIMEOUT`.
 
         .. llm-status:: LLM_LINK_FAILED
 
@@ -77,6 +77,20 @@ def check_html(app, pattern: str = "*.html") -> None:
     assert hrefs["link_clusters"] == API_URL
     if app.builder.name != "epub":
         assert "llmstatus.css" in html
+    # An entry for Python readers shows, anchors and hover-titles the Python spelling.
+    entry = doc.select_one("dt.sig-object.llm:has(.sig-name)", string=None)
+    names = [dt.select_one(".sig-name").get_text() for dt in doc.select("dt.sig-object.llm")]
+    assert "LLM_WAIT_PROCESS_TIMEOUT" in names and "LLM_WAIT_PROC_TIMEOUT" not in names, names
+    assert entry is not None and doc.select_one("dt#LLM_WAIT_PROCESS_TIMEOUT")
+    link = next(a for a in doc.select("a.reference.internal[title]") if a.get_text() == "LLM_WAIT_PROCESS_TIMEOUT")
+    assert link["href"].endswith("#LLM_WAIT_PROCESS_TIMEOUT"), link
+    assert link["title"].startswith("LLM_WAIT_PROCESS_TIMEOUT: "), link
+    if app.builder.name == "singlehtml":  # one page: every fragment link in the text lands on an id of it
+        # (The sidebar is Sphinx's own: its toctree writes `#document-notes#id1` for sections too.)
+        ids = {tag["id"] for tag in doc.select("[id]")}
+        body = doc.select("div.body a[href^='#']")
+        dead = [a["href"] for a in body if a["href"][1:] and a["href"][1:] not in ids]
+        assert not dead, dead
 
 
 def check_epub(app):
@@ -106,6 +120,7 @@ def check_text(app):
     assert note and f"[{note[1]}] {API_URL}" in text  # and the URL whole below the table
     assert '"the busy link" (LLM_LINK_BUSY)' in flat
     assert "| Python" in text and "| C++ not" in text  # recoverable per API, labelled, one line each
+    assert not re.search(r"\*\*[^*\n]*\s\*\*", read(app, "*.txt"))  # no `**Python: **`
     listed = re.findall(r"^ +\[\d+\] (\S+)$", text, flags=re.M)
     assert listed and all(url.startswith("https://") for url in listed), listed
 

@@ -121,7 +121,7 @@ def _links(renderer: Renderer, sources: Sequence[Source]) -> list[nodes.Node]:
 def _cause(renderer: Renderer, cause: Cause, api: str | None) -> nodes.definition_list_item:
     term = renderer.inline(cause.when.get(renderer.lang))
     if api:
-        term = [nodes.strong("", f"{_API_LABEL[api]}: "), *term]
+        term = [nodes.strong("", f"{_API_LABEL[api]}:"), nodes.Text(" "), *term]
     rows: list[tuple[str, list[nodes.Node]]] = [
         (N_("Check"), renderer.inline(cause.check.get(renderer.lang))),
         (N_("Fix"), renderer.inline(cause.fix.get(renderer.lang))),

@@ -30,7 +30,6 @@ from sphinx.addnodes import pending_xref
 from sphinx.builders import Builder
 from sphinx.domains import Domain, ObjType
 from sphinx.environment import BuildEnvironment
-from sphinx.util.nodes import make_refnode
 
 from ..registry.lookup import UnknownStatusCode, lookup
 from ..view.links import fallback_url
@@ -185,15 +184,18 @@ class LLMDomain(Domain):
         return (places[0][0], places[0][1]) if places else None
 
     def title(self, name: str) -> str:
-        """Hover title of a link to ``name``: ``NAME: meaning`` (cached per code and language)."""
+        """Hover title of a link to ``name``: ``NAME: meaning`` (cached per code and language), NAME
+        spelled as its entry shows it (an entry for Python readers: the Python spelling)."""
         lang = settings(self.env.config).registry_lang
+        target = self.target_of(name)
         titles = self.__dict__.setdefault("_titles", {})
-        key = (name, lang)
+        key = (name, target, lang)
         title = titles.get(key)
         if title is None:
             code = get_registry(self.env)[name]
+            shown = target[1] if target is not None and target[1] in code.spellings else name
             view = code.python or code.cpp
-            title = titles[key] = f"{name}: {view.meaning.get(lang)}" if view else name
+            title = titles[key] = f"{shown}: {view.meaning.get(lang)}" if view else shown
         return title
 
     def resolve_xref(
@@ -204,7 +206,14 @@ class LLMDomain(Domain):
         where = self.target_of(name) if name else None
         if name is None or where is None:
             return None
-        return make_refnode(builder, fromdocname, where[0], where[1], contnode, self.title(name))
+        todoc, node_id = where
+        ref = nodes.reference("", "", internal=True, reftitle=self.title(name))
+        if todoc == fromdocname:
+            ref["refid"] = node_id
+        else:  # make_refnode, but right on singlehtml too
+            ref["refuri"] = anchor_uri(builder.get_relative_uri(fromdocname, todoc), node_id)
+        ref += contnode
+        return ref
 
     def resolve_any_xref(
         self, env: BuildEnvironment, fromdocname: str, builder: Builder, target: str,
@@ -212,6 +221,13 @@ class LLMDomain(Domain):
     ) -> list[tuple[str, nodes.reference]]:
         found = self.resolve_xref(env, fromdocname, builder, "status", target, node, contnode)
         return [("llm:status", found)] if found is not None else []
+
+
+def anchor_uri(base: str, node_id: str) -> str:
+    """``page.html#ID``; just ``#ID`` when the page is the current one under another name
+    (singlehtml's ``#document-b``: every document is on the one page, and ``#document-b#ID``
+    would be a dead link)."""
+    return f"#{node_id}" if base.startswith("#") else f"{base}#{node_id}"
 
 
 def outdated_mentions(app: Any, env: BuildEnvironment) -> list[str]:

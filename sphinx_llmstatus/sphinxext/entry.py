@@ -78,6 +78,15 @@ class StatusDirective(ObjectDescription[str]):
                  f"showing {lines[0]} only", Subtype.option, location=self.get_location())
         return lines[:1]
 
+    def _shown_name(self, code: StatusCode) -> str:
+        """The name an entry for Python readers only shows (``LLM_WAIT_PROCESS_TIMEOUT``): the one
+        they meet in ``LLMStatusCode``; otherwise the registry's name."""
+        python = code.python
+        # Read as given: option() would warn a second time about a bad value.
+        if self.options.get("api") == ("python",) and python is not None:
+            return python.name
+        return code.name
+
     def _is_code(self, word: str) -> bool:
         try:
             return bool(lookup(word, get_registry(self.env)))
@@ -96,7 +105,9 @@ class StatusDirective(ObjectDescription[str]):
             meanings = " or ".join(m.code.name for m in matches)
             warn(f"{sig} is ambiguous ({meanings}); documenting {code.name}. Write the name to choose.",
                  Subtype.ambiguous, location=self.get_location())
-        signode += addnodes.desc_name(code.name, code.name)
+        shown = self._shown_name(code)
+        signode["fullname"] = shown
+        signode += addnodes.desc_name(shown, shown)
         value = f"{code.hex} ({code.value})" if code.hex else str(code.value)
         signode += addnodes.desc_annotation(" = " + value, " = " + value)
         return code.name
@@ -104,11 +115,13 @@ class StatusDirective(ObjectDescription[str]):
     def add_target_and_index(self, name: str, sig: str, signode: addnodes.desc_signature) -> None:
         code = self.code
         assert code is not None
-        ids = [s for s in code.spellings if _SAFE_ID.match(s)]
+        shown = signode.get("fullname", name)
+        # The spelling the entry shows comes first: it is the anchor the headerlink and links use.
+        ids = [s for s in dict.fromkeys((shown, *code.spellings)) if _SAFE_ID.match(s)]
         signode["ids"].extend(i for i in ids if i not in self.state.document.ids)
         self.state.document.note_explicit_target(signode)
         domain: LLMDomain = self.env.get_domain("llm")  # type: ignore[assignment]
-        domain.note_entry(name, name, signode)
+        domain.note_entry(name, shown if _SAFE_ID.match(shown) else name, signode)
         if "no-index-entry" not in self.options:
             project_lang = settings(self.env.config).project_lang
             # in the project's language, as the index is

@@ -44,7 +44,7 @@ from sphinx.transforms.post_transforms import ReferencesResolver, SphinxPostTran
 
 from .config import is_url, settings
 from .diagnostics import Subtype, warn
-from .domain import REF_ATTR, LLMDomain
+from .domain import REF_ATTR, LLMDomain, anchor_uri
 from .lines import exact_location
 
 #: Attribute of a role's literal whose number means several codes: the warning to give.
@@ -126,7 +126,7 @@ class LocalStatusReferences(SphinxPostTransform):
             base = self._uri(todoc)
             if base is None:
                 return False  # the standard resolver knows what to do without a URI
-            ref["refuri"] = f"{base}#{node_id}"
+            ref["refuri"] = anchor_uri(base, node_id)
         if wrap:  # a role's literal, which keeps its code name
             node.parent.replace(node, ref)
             ref += node
@@ -161,7 +161,7 @@ class LocalStatusReferences(SphinxPostTransform):
             if base is None:
                 return
             ref.attributes.pop("refid", None)
-            ref["refuri"] = f"{base}#{node_id}"
+            ref["refuri"] = anchor_uri(base, node_id)
         literal[FROM_ATTR] = self._current
 
     def _api_label(self, node: pending_xref) -> None:

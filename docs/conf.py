@@ -51,6 +51,7 @@ nitpicky = True
 # authoring guide show Chinese registry text (`:lang: zh`) in the English edition too.
 # Fonts: DejaVu for Latin text (fonts-dejavu-core), Noto CJK for Chinese (fonts-noto-cjk),
 # xeCJK for Chinese line breaking (texlive-lang-chinese); .ci/run installs them.
+# HyphenChar=None: code is never hyphenated (`LinkLlm-Clusters` reads as a different name).
 latex_engine = "xelatex"
 latex_use_xindy = False
 latex_documents = [("index", "sphinx-llmstatus.tex", "LLM DataDist status codes", author, "manual")]
@@ -58,7 +59,7 @@ latex_elements = {
     "fontpkg": r"""
 \setmainfont{DejaVu Serif}[Scale=0.92]
 \setsansfont{DejaVu Sans}[Scale=0.92]
-\setmonofont{DejaVu Sans Mono}[Scale=0.85]
+\setmonofont{DejaVu Sans Mono}[Scale=0.85, HyphenChar=None]
 \usepackage{xeCJK}
 \setCJKmainfont{Noto Serif CJK SC}
 \setCJKsansfont{Noto Sans CJK SC}

@@ -90,3 +90,17 @@ def test_overfull_boxes_are_few(pdf):
     # 126 before the column specs (issue #12); what is left is mostly long file paths in source titles.
     overfull = log.count("Overfull \\hbox")
     assert overfull < 60, overfull
+
+
+def test_cells_never_overlap(pdf):
+    text, _log = pdf
+    # a name too wide for its cell runs into the next one: `LLM_SEQ_LENOVERLIMITLLM_SEQ_LEN_OVER_LIMIT`
+    assert not re.search(r"[A-Za-z0-9]LLM_[A-Z]", text), re.search(r".*[A-Za-z0-9]LLM_[A-Z].*", text)[0]
+
+
+@pytest.mark.parametrize("name", ["LinkLlmClusters", "UnlinkLlmClusters", "PullKvBlocks", "LLM_SEQ_LENOVERLIMIT"])
+def test_code_is_never_hyphenated(pdf, name):
+    text, _log = pdf
+    assert name in text
+    for cut in range(2, len(name) - 1):
+        assert not re.search(rf"{name[:cut]}-\n\s*{name[cut:]}", text), f"{name[:cut]}-/{name[cut:]}"

@@ -63,7 +63,8 @@ def differences(registry: Registry) -> str:
             _("{n} codes have one number but two spellings. Search and roles accept both.").format(n=len(renamed)),
             "",
             _table([_("Code"), _("Python `LLMStatusCode` member"), _("C++ constant"), _("Value")],
-                   [[_role(c.name), f"`{c.python.name}`", f"`{c.cpp.name}`", f"`{c.hex}`"] for c in renamed]),
+                   [[_role(c.name), f"`{c.python.name}`", f"`{c.cpp.name}`", f"`{c.hex}`"] for c in renamed],
+                   shares=[29, 29, 29, 13]),  # three names of up to 24 characters, each whole
             ""]
 
     out += ["## " + _("Recoverable on one page, not on the other"), "",

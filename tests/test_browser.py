@@ -426,3 +426,40 @@ def test_code_tables_fit_other_themes(theme_site, open_page, theme):
     assert not clipped, (theme, clipped)
     for table in page.evaluate(TABLE_SHAPE.replace("article table", "table")):
         assert not table["wrappedBadges"] and not table["brokenNames"], (theme, table)
+
+
+# -- Chinese words typed without spaces ---------------------------------------------------------
+
+TOP_PAGES = """([queries, limit]) => queries.map((q) => {
+  // What the search page lists first: _performSearch returns the results last-first.
+  const results = Search._performSearch(...Search._parseQuery(q)).reverse();
+  return [...new Set(results.map((r) => r[0]))].slice(0, limit);
+})"""
+
+
+def top_pages(open_page, base: str, queries: list[str], limit: int = 3) -> list[list[str]]:
+    page = open_page(f"{base}/search.html")
+    page.wait_for_function("() => Search._index !== null", timeout=15000)
+    return page.evaluate(TOP_PAGES, [queries, limit])
+
+
+def test_chinese_meaning_typed_without_spaces_lists_its_code_first(sites, open_page):
+    from sphinx_llmstatus.registry import default_registry
+    from sphinx_llmstatus.registry.model import LLM_DATADIST
+    from sphinx_llmstatus.view.code import headline
+
+    codes = list(default_registry().in_family(LLM_DATADIST))
+    queries = [headline((c.python or c.cpp).meaning.zh) for c in codes]
+    tops = top_pages(open_page, sites("zh"), queries)
+    missed = [(c.name, q, top) for c, q, top in zip(codes, queries, tops) if f"codes/{c.name}" not in top]
+    assert len(missed) <= 3, missed  # issue 24: at least 30 of the 33 in the top 3
+    print(f"{len(codes) - len(missed)} of {len(codes)} in the top 3; missed: {missed}")
+    first = top_pages(open_page, sites("zh"), ["建链失败", "建链"])
+    # `建链` alone: the codes whose meaning is about as short tie (HIXL's `已经建链`), LLM DataDist's among them.
+    assert first[0][0] == "codes/LLM_LINK_FAILED" and "codes/LLM_LINK_FAILED" in first[1], first
+
+
+def test_chinese_remedy_words_find_pages(sites, open_page):
+    # Words of a remedy found apart on the page (`调大超时时间后重试`): LLM_TIMEOUT's page is listed.
+    [pages] = top_pages(open_page, sites("zh"), ["超时重试"], limit=100)
+    assert "codes/LLM_TIMEOUT" in pages, pages

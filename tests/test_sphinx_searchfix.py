@@ -42,3 +42,32 @@ def test_running_sphinx_still_needs_the_workaround():
         pytest.skip(f"Sphinx {sphinx.__version__} writes a working Chinese stemmer (no sphinx-doc/sphinx#14229): "
                     "the workaround in sphinxext/searchfix.py does nothing here")
     assert stemmer_defect(code) == ("ChineseStemmer", "EnglishStemmer")
+
+
+# -- Chinese words typed without spaces (issue 24) -------------------------------------------------
+
+
+def _index(app) -> dict:
+    import json
+
+    text = (app.outdir / "searchindex.js").read_text(encoding="utf-8")
+    return json.loads(text[text.index("(") + 1:text.rindex(")")])
+
+
+def test_a_users_chinese_project_indexes_meanings_and_ideograph_pairs(project, monkeypatch):
+    import sphinx.search.zh as zh
+
+    # As on a machine without jieba: Sphinx alone would index no Chinese word at all.
+    monkeypatch.setattr(zh, "cut_for_search", lambda text, HMM=True: iter(()))
+    app = project({"index.rst": "标题\n====\n\n.. llm-status:: LLM_LINK_FAILED\n\n超时后重试。\n"},
+                  confoverrides={"language": "zh_CN"})
+    index = _index(app)
+    assert "建链失败" in index["indexentries"]  # the meaning, as typed: the code's page comes first
+    assert {"建链", "链失", "失败", "超时", "重试"} <= set(index["terms"])
+    js = (app.outdir / "_static" / "language_data.js").read_text(encoding="utf-8")
+    assert "function splitQuery" in js and "\\u4e00-\\u9fff" in js
+
+
+def test_english_projects_get_the_english_meaning_as_an_entry(project):
+    index = _index(project({"index.rst": "Title\n=====\n\n.. llm-status:: LLM_LINK_FAILED\n"}))
+    assert "establishing the link failed" in index["indexentries"]

@@ -22,6 +22,7 @@ from .printing import NameLinkTargets, NameLinkTargetsLatex, TableColumns
 from .publish import setup_publish
 from .resolver import CheckApiLinks, LocalStatusReferences, remember_builder
 from .role import StatusRole
+from .search_zh import SearchChineseBigrams
 from .searchfix import setup_searchfix
 from .state import validate_registry
 from .table import StatusTableDirective
@@ -29,7 +30,7 @@ from .table import StatusTableDirective
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 #: Bump when the stored environment data changes shape (or the packaged registry changes meaning).
-ENV_VERSION = 3
+ENV_VERSION = 4
 
 
 def _add_static_path(app: Sphinx, config: Config) -> None:
@@ -63,6 +64,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_post_transform(CheckApiLinks)
     app.add_message_catalog(CATALOG, str(LOCALE_DIR))
     setup_searchfix(app)  # Chinese search on Sphinx 9.0 (sphinx-doc/sphinx#14229)
+    app.add_search_language(SearchChineseBigrams)  # Chinese words typed without spaces (issue 24)
     setup_publish(app)
     app.connect("config-inited", _add_static_path)
     app.connect("builder-inited", _add_css)

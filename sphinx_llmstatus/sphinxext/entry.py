@@ -16,6 +16,7 @@ from sphinx.util.typing import OptionSpec
 
 from ..registry.lookup import UnknownStatusCode, lookup
 from ..registry.model import StatusCode
+from ..view.code import headline
 from .config import settings
 from .content import Renderer
 from .details import SECTIONS, details
@@ -136,6 +137,11 @@ class StatusDirective(ObjectDescription[str]):
             # other entries come after every page that merely mentions the number.
             for form in (*code.number_forms, *(s for s in code.spellings if s != name)):
                 entries.append(("single", f"{form}; {name}", name, "main", None))
+            # And its meaning, as typed (`建链失败`): the search page ranks an index entry the query
+            # covers at least half of above every full-text hit, so the code's page comes first.
+            view = code.python or code.cpp
+            if view is not None:
+                entries.append(("single", f"{headline(view.meaning.get(project_lang))}; {name}", name, "main", None))
 
     def transform_content(self, content_node: addnodes.desc_content) -> None:
         if self.code is None:

@@ -7,6 +7,8 @@ the same data (issue 19: "every face says it where it matters").
 
 from __future__ import annotations
 
+import re
+
 from ..registry.model import LLM_DATADIST, ApiView, Registry, Source, StatusCode
 
 TYPE_CHECKING = False
@@ -97,3 +99,16 @@ def action(view: ApiView, lang: str) -> dict[str, Any] | None:
 def is_neighbour(code: StatusCode) -> bool:
     """True for another layer's code (HIXL/ADXL, HCCL, ACL runtime, MindIE): never a scan failure."""
     return code.family != LLM_DATADIST
+
+
+_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef"
+_HEAD_END = re.compile(r"[：:。；;（]|\.(?:\s|$)| \(")
+_SPACE_BY_CJK = re.compile(f"(?<=[{_CJK}]) +| +(?=[{_CJK}])")
+
+
+def headline(meaning: str) -> str:
+    """The first clause of a meaning, as a reader would type it: ``建链失败`` for ``建链失败。``,
+    ``两个cache不匹配`` for ``两个 cache 不匹配：在 ...``, ``Establishing the link failed``.
+    Markup goes, and so do the spaces Chinese text puts around Latin words (typed without them)."""
+    head = _HEAD_END.split(meaning.replace("`", ""), maxsplit=1)[0].strip()
+    return _SPACE_BY_CJK.sub("", head)

@@ -424,10 +424,37 @@ def test_cell_magic_finds_exactly_the_issue_lines(ip):
     # Another layer's number is listed apart, never as an LLM DataDist code (issue 10).
     assert [line for line in text.splitlines() if "HIXL" in line] == ["HIXL/ADXL (not LLM DataDist): 1 × HIXL_FAILED"]
     assert [h.family for h in r.other if h.kind == "code"] == ["hixl"]
-    assert "first failure: line 1 LLM_LINK_FAILED" in text
+    assert "First failure per process: Line 1 LLM_LINK_FAILED" in text
     rows = r.rows()
     assert rows[0].api == "python" and rows[1].api == "cpp"
     assert rows[1].remedy == rows[1].code.cpp.remedy.en and rows[0].remedy == rows[0].code.python.remedy.en
+
+
+#: An HCCL symptom and code, an LLM DataDist failure, an unknown LLM DataDist number (issue 24).
+LAYERS_LOG = (
+    "[ERROR] HCCL(4242,python):2026-11-30-10:00:01.100.000 [hccl.cc:88][4242]errNo[0x0000000005000007] "
+    "ranktable config devId[1], but local devId[3]\n"
+    "[ERROR] GE(4242,python):2026-11-30-10:00:01.123.456 [llm_datadist.cc:123]4242 Link: ErrorNo: "
+    "1343270921(local cluster link failed!)\n"
+    "[ERROR] GE(4242,python):2026-11-30-10:00:01.200.000 [llm_datadist.cc:130]4242 ErrorNo: 1343271024(failed)\n"
+)
+#: The facts every face must carry for LAYERS_LOG: codes, symptom, family, first failure, the checks.
+LAYERS_FACTS = ("LLM_LINK_FAILED", "hccl-ranktable-devid-mismatch", "HCCL_E_UNAVAIL", "HCCL", "0x5010B070",
+                "First failure per process", "npu-smi info", "local devId")
+
+
+def test_every_notebook_output_carries_the_same_facts(ip):
+    import html as html_lib
+    import re
+
+    r = ip.run_cell_magic("llmstatus", "", LAYERS_LOG)
+    outputs = {"text": r.text(), "html": html_lib.unescape(re.sub(r"<[^>]+>", "", r.html())),
+               "markdown": html_lib.unescape(re.sub(r"<[^>]+>", "", r.markdown())).replace("\\", "")}
+    for face, out in outputs.items():
+        missing = [fact for fact in LAYERS_FACTS if fact not in out]
+        assert not missing, (face, missing)
+        # A symptom is never an unknown code named after its words.
+        assert "ranktable config devId[ (" not in out and "unknown LLM DataDist code" in out, face
 
 
 def test_cell_magic_all_adds_success(ip):

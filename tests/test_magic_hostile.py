@@ -105,8 +105,9 @@ def test_table_and_scan_html_escape(hostile):
     assert_safe_html(render_html.table(hostile.codes, "en", caption="<caption> & \"x\""))
     row = render_html.HitRow(
         line_no=1, line="<script>alert(1)</script> & \"x\" ret = 1343270921", token="1343270921",
+        kind="code", name="LLM_LINK_FAILED", number="0x5010B009", layer="LLM DataDist",
         code=hostile["LLM_LINK_FAILED"], api="python", recoverable="yes",
-        remedy=hostile["LLM_LINK_FAILED"].python.remedy.en,
+        advice=hostile["LLM_LINK_FAILED"].python.remedy.en, advice_kind="remedy",
     )
     out = render_html.hits_table([row], [("LLM_LINK_FAILED", 1)], "en", lines=1, total=1, success_hidden=True)
     assert_safe_html(out)

@@ -83,3 +83,25 @@ def test_lookup_names_the_family_instead_of_a_nonsense_ge_layout():
     assert "nor a GE error number" in p.stderr.decode() and "sysid" not in p.stderr.decode()
     p = subprocess.run([sys.executable, "-m", "sphinx_llmstatus", "0x50100001"], capture_output=True, check=False)
     assert "GE layout: runtime=1 (host)" in p.stderr.decode()
+
+
+def test_text_markdown_and_json_carry_the_same_facts(tmp_path):
+    # The same log as the notebook's same-facts test: every face names every code, the symptom,
+    # the layer and the check, and never shows the symptom as an unknown LLM DataDist code (issue 24).
+    import html
+    import re
+
+    from test_magic import LAYERS_FACTS, LAYERS_LOG
+
+    log = tmp_path / "layers.log"
+    log.write_text(LAYERS_LOG, encoding="utf-8")
+    faces = {"text": run("--lang", "en", str(log)).stdout.decode(),
+             "markdown": run("--lang", "en", "--format", "markdown", str(log)).stdout.decode(),
+             "json": run("--lang", "en", "--json", str(log)).stdout.decode()}
+    faces["markdown"] = html.unescape(re.sub(r"<[^>]+>", "", faces["markdown"])).replace("\\", "")
+    faces["json"] = " ".join(json.dumps(json.loads(line), ensure_ascii=False) for line in faces["json"].splitlines())
+    for face, out in faces.items():
+        facts = [f for f in LAYERS_FACTS if not (face == "json" and f == "First failure per process")]
+        missing = [f for f in facts if f not in out]
+        assert not missing, (face, missing)
+        assert "<code>ranktable config devId[</code>" not in out

@@ -223,10 +223,10 @@ class MarkdownFormat(Format):
     def scan_hits(self, before: Context, hits: Sequence[Hit], after: Context, file: str | None,
                   context: bool) -> str:
         from ..render import markdown, text
-        from ..render.html import HitRow
+        from ..view.hits import HitRow
 
-        # Other layers' numbers are counted in the summary, not listed as LLM DataDist rows.
-        own = [h for h in hits if h.kind == "symptom" or h.is_llm_datadist]
+        # Every hit is a row: other layers' codes and symptoms say what they are and what to check.
+        own = list(hits)
         if not own:
             return ""
         head = ""
@@ -234,7 +234,7 @@ class MarkdownFormat(Format):
             self._scan_started = True
             head = markdown.hits_header(self.lang, with_file=True, with_context=context)
         around = [(n, text.clip_line_text(t)) for n, t in (*before, *after)] if context else None
-        return head + "".join(markdown.hit_row(HitRow.from_hit(h, self.lang), self.lang, file=file or STDIN_LABEL,
+        return head + "".join(markdown.hit_row(HitRow.from_hit(h, self.lang, line=text.clip_line(h)), self.lang, file=file or STDIN_LABEL,
                                                context=around) + "\n" for h in own)
 
     def scan_end(self, report: Report, summary_only: bool = False) -> str:

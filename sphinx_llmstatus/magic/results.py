@@ -290,10 +290,11 @@ class ScanResult(Result):
 
     def rows(self):
         """The displayed occurrences as :class:`~sphinx_llmstatus.render.html.HitRow`."""
-        from ..render.html import HitRow
+        from ..render.text import clip_line
+        from ..view.hits import HitRow
 
         shown = self.hits if self.limit is None else self.hits[: self.limit]
-        return [HitRow.from_hit(h, self.lang, self.api) for h in shown]
+        return [HitRow.from_hit(h, self.lang, self.api, line=clip_line(h)) for h in shown]
 
     def _args(self) -> dict[str, Any]:
         return dict(
@@ -312,13 +313,15 @@ class ScanResult(Result):
             return "\n".join(out)
         rows = self.rows()
         for row in rows:
-            name = row.code.name if row.code is not None else f"{row.token} ({label('unknown LLM DataDist code', self.lang)})"
-            hexa = f" {row.code.hex}" if row.code is not None and row.code.hex else ""
+            qualifier = row.qualifier(self.lang)
+            name = row.name + (f" ({qualifier})" if qualifier else "")
+            hexa = f" {row.number}" if row.number and row.number != row.name else ""
             rec = label(row.recoverable, self.lang) if row.recoverable in RECOVERABLE_WORDS else row.recoverable
-            out.append(f"{label('Line', self.lang)} {row.line_no}: {name}{hexa}  [{label('Recoverable', self.lang)}: {rec}]")
+            verdict = f"  [{label('Recoverable', self.lang)}: {rec}]" if rec else ""
+            out.append(f"{label('Line', self.lang)} {row.line_no}: {name}{hexa}{verdict}")
             out.append(f"    {row.line}")
-            if row.remedy:
-                out.append(f"    {label('Remedy', self.lang)}: {' '.join(plain(row.remedy).split())}")
+            if row.advice:
+                out.append(f"    {row.advice_label(self.lang)}: {' '.join(plain(row.advice).split())}")
         if len(self.hits) > len(rows):
             out.append("… " + label("{n} more not shown", self.lang, n=len(self.hits) - len(rows)))
         out.append(
@@ -328,28 +331,23 @@ class ScanResult(Result):
         return "\n".join(out)
 
     def report_lines(self) -> list[str]:
-        """First failure per process and other layers' numbers (scan/report.py), one line each."""
-        from ..render.labels import family_label
-        from ..scan.report import Report
+        """First failure per process and other layers' codes (view/hits.py), one line each."""
+        from ..view.hits import report_notes
 
-        report = Report()
-        for h in sorted(self.hits + self.other, key=lambda h: (h.line_no, h.column)):
-            report.add("", h)
-        out = [f"first failure: line {f['line']} {f['name']}" + (f" (process {f['process']})" if f["process"] else "")
-               for f in report.first_failures()]
-        out += [f"{family_label(fam)} (not LLM DataDist): "
-                + ", ".join(f"{n} × {name}" for name, n in c.items()) for fam, c in report.other.items()]
-        return out
+        return report_notes([*self.hits, *self.other], self.lang)
 
     def html(self) -> str:
         from ..render import html as render_html
 
-        return render_html.hits_table(self.rows(), list(self.counts.items()), self.lang, **self._args())
+        notes = "".join(f"<div>{render_html.esc(line)}</div>" for line in self.report_lines())
+        return render_html.hits_table(self.rows(), list(self.counts.items()), self.lang, **self._args()) + notes
 
     def markdown(self) -> str:
         from ..render import markdown as render_md
 
-        return render_md.hits_table(self.rows(), list(self.counts.items()), self.lang, **self._args())
+        notes = "".join(f"- {render_md.esc(line)}\n" for line in self.report_lines())
+        table = render_md.hits_table(self.rows(), list(self.counts.items()), self.lang, **self._args())
+        return table + ("\n" + notes if notes else "")
 
     def __repr__(self) -> str:
         return f"<ScanResult {len(self.hits)} hits in {self.lines} lines>"

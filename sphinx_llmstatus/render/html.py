@@ -16,14 +16,14 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from ..registry.model import Source, StatusCode
+from ..view.hits import HitRow
 from .labels import N_, RECOVERABLE_WORDS, api_label, label, scan_title
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..scan.hit import Hit
+    pass
 
 _BACKTICK_RE = re.compile(r"`([^`]+)`")
 
@@ -55,51 +55,6 @@ CARD_COLUMNS = (N_("API"), N_("Name"), N_("Recoverable"), N_("Meaning"), N_("Rem
 HIT_COLUMNS = (N_("Line"), N_("Log line"), N_("Code"), N_("Recoverable"), N_("Remedy"))
 _CELL = "text-align:left;vertical-align:top;padding:0.2em 0.6em"
 _DIM = "opacity:0.75"
-
-@dataclass(frozen=True, slots=True)
-class HitRow:
-    """One scanned occurrence, reduced to what a report shows.
-
-    ``line`` is already trimmed for display; ``code`` is None for a number of
-    the LLM DataDist layout that the registry does not know; ``recoverable``
-    and ``remedy`` are for the API the occurrence was read as (``api``).
-    """
-
-    line_no: int
-    line: str
-    token: str
-    code: StatusCode | None
-    api: str | None
-    recoverable: str
-    remedy: str
-
-    @classmethod
-    def from_hit(cls, hit: Hit, lang: str, api: str | None = None) -> HitRow:
-        """The row of a scanner hit; ``api`` (``--api``) picks the API whose verdict is shown."""
-        from .text import clip_line
-
-        shown = hit_api(hit, api)
-        view = hit.code.view(shown) if (hit.code is not None and shown) else None
-        return cls(line_no=hit.line_no, line=clip_line(hit), token=str(hit.token), code=hit.code, api=shown,
-                   recoverable=view.recoverable if view else "unknown",
-                   remedy=view.remedy.get(lang) if view else "")
-
-
-def hit_api(hit: Hit, forced: str | None = None) -> str | None:
-    """Which API's verdict to show for an occurrence.
-
-    ``forced`` (``--api``) wins when the code has that API; else the API the
-    scanner read from the token's form (:attr:`sphinx_llmstatus.scan.Hit.api`);
-    a bare name both APIs spell alike gets the first API that has the code
-    (Python first).
-    """
-    code = hit.code
-    if code is None:
-        return None
-    if forced and code.view(forced) is not None:
-        return forced
-    return hit.api or code.views[0].api
-
 
 def esc(text: object) -> str:
     """``html.escape`` of ``str(text)``, quotes included."""
@@ -313,19 +268,19 @@ def hits_table(
     )
     body = []
     for row in rows:
-        if row.code is not None:
-            code_cell = code_name(row.code.name)
-            if row.code.hex:
-                code_cell += f'<br><span style="{_DIM};font-family:{_MONO}">{esc(row.code.hex)}</span>'
-        else:
-            code_cell = code_name(row.token) + f'<br><span style="{_DIM}">{esc(label("unknown LLM DataDist code", lang))}</span>'
+        code_cell = code_name(row.name)
+        if row.number and row.number != row.name:
+            code_cell += f'<br><span style="{_DIM};font-family:{_MONO}">{esc(row.number)}</span>'
+        if row.qualifier(lang):
+            code_cell += f'<br><span style="{_DIM}">{esc(row.qualifier(lang))}</span>'
+        advice = (f"<b>{esc(row.advice_label(lang))}:</b> " if row.advice_kind == "check" and row.advice else "")
         body.append(
             "<tr>"
             + _td(esc(row.line_no), f";font-family:{_MONO}")
             + _td(f'<code style="font-family:{_MONO};white-space:pre-wrap;word-break:break-all">{esc(row.line)}</code>')
             + _td(code_cell)
-            + _td(badge(row.recoverable, lang))
-            + _td(rich(row.remedy))
+            + _td(badge(row.recoverable, lang) if row.recoverable else "")
+            + _td(advice + rich(row.advice))
             + "</tr>"
         )
     parts.append(

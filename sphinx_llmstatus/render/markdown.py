@@ -185,10 +185,12 @@ def hit_row(row: HitRow, lang: str, *, file: str | None = None,
             context: Sequence[tuple[int, str]] | None = None) -> str:
     """One occurrence as a table row (no newline); ``file`` fills the file column of
     :func:`hits_header`, ``context`` (``(line number, text)`` pairs) its context column."""
-    name = row.code.name if row.code is not None else row.token
     recoverable = label(row.recoverable, lang) if row.recoverable in RECOVERABLE_VALUES else row.recoverable
+    qualifier = row.qualifier(lang)
+    name = _code(row.name) + (f" ({esc(qualifier)})" if qualifier else "")
+    advice = (f"{esc(row.advice_label(lang))}: " if row.advice_kind == "check" and row.advice else "") + rich(row.advice)
     cells = [esc(file)] if file is not None else []
-    cells += [esc(row.line_no), _code(row.line), _code(name), esc(recoverable), rich(row.remedy)]
+    cells += [esc(row.line_no), _code(row.line), name, esc(recoverable), advice]
     if context is not None:
         # One cell: a table row cannot hold a newline, <br> is what GitHub and Jupyter break on.
         cells.append("<br>".join(_code(f"{n}: {text}") for n, text in context))

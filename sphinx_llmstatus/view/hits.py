@@ -1,0 +1,158 @@
+"""One scanned occurrence as a report row: what every face shows for it, decided once.
+
+A hit is one of four kinds, and each face used to tell them apart on its own (three
+``hit_name`` functions; the Markdown and notebook reports showed an HCCL symptom as an unknown
+LLM DataDist code named after its text, with no check). :class:`HitRow` holds the kind, the name
+to show, the layer, the verdict and what to do, in one language; text, HTML and Markdown only
+lay it out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..registry.model import LLM_DATADIST
+from ..scan.report import hit_name
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..registry.model import StatusCode
+    from ..scan.hit import Hit
+
+#: ``kind`` values: an LLM DataDist code of the registry, an LLM DataDist number the registry does
+#: not know, another layer's code (HCCL, HIXL/ADXL, ACL runtime, MindIE), a framework's words
+#: for a hidden code.
+KINDS = ("code", "unknown", "other", "symptom")
+
+
+@dataclass(frozen=True, slots=True)
+class HitRow:
+    """One occurrence, reduced to what a report shows.
+
+    ``name`` is the code's name, the other layer's name, the symptom's id or the unknown number in
+    hex; ``number`` its hex (None where there is none); ``layer`` the family's label;
+    ``recoverable`` the verdict for ``api`` (``""`` for other layers and symptoms, which have none);
+    ``advice`` the remedy of an LLM DataDist code, else the check to make first, and ``advice_kind``
+    says which (``remedy`` or ``check``); ``likely`` the code a symptom stands for.
+    """
+
+    line_no: int
+    line: str
+    token: str
+    kind: str
+    name: str
+    number: str | None
+    layer: str
+    code: StatusCode | None
+    api: str | None
+    recoverable: str
+    advice: str
+    advice_kind: str
+    likely: str | None = None
+
+    def qualifier(self, lang: str) -> str:
+        """What the name is, when it is not an LLM DataDist code of the registry: ``unknown LLM
+        DataDist code``, ``HCCL, not LLM DataDist``, ``symptom -> LLM_LINK_FAILED``; else ``""``."""
+        from ..render.labels import label
+
+        if self.kind == "unknown":
+            return label("unknown LLM DataDist code", lang)
+        if self.kind == "other":
+            return f"{self.layer}, {label('not LLM DataDist', lang)}"
+        if self.kind == "symptom":
+            return label("symptom {id}", lang, id="").strip() + (f" -> {self.likely}" if self.likely else "")
+        return ""
+
+    def advice_label(self, lang: str) -> str:
+        """``Remedy`` or ``Check``, in ``lang``: what :attr:`advice` is."""
+        from ..render.labels import label
+
+        return label("Check" if self.advice_kind == "check" else "Remedy", lang)
+
+    @property
+    def remedy(self) -> str:
+        """The remedy (empty for a row whose advice is a check)."""
+        return self.advice if self.advice_kind == "remedy" else ""
+
+    @classmethod
+    def from_hit(cls, hit: Hit, lang: str, api: str | None = None, line: str | None = None) -> HitRow:
+        """The row of a scanner hit; ``api`` (``--api``) picks the API whose verdict is shown;
+        ``line`` is the log line as the face will show it (clipped and made safe by the caller)."""
+        kind = hit_kind(hit)
+        shown = hit_api(hit, api) if kind == "code" else None
+        view = hit.code.view(shown) if (hit.code is not None and shown) else None
+        advice, advice_kind = _advice(hit, kind, view, lang)
+        return cls(line_no=hit.line_no, line=line if line is not None else hit.line, token=str(hit.token),
+                   kind=kind, name=hit_name(hit), number=_number(hit, kind),
+                   layer=layer_label(hit.family if kind != "symptom" else LLM_DATADIST, lang),
+                   code=hit.code, api=shown,
+                   recoverable=(view.recoverable if view else "unknown") if kind in ("code", "unknown") else "",
+                   advice=advice, advice_kind=advice_kind,
+                   likely=hit.code.name if kind == "symptom" and hit.code is not None else None)
+
+
+def layer_label(family: str, lang: str) -> str:
+    """The display name of a family (``hixl``: ``HIXL/ADXL``), from the packaged registry."""
+    from ..registry.packaged import default_registry
+
+    found = default_registry().families.get(family)
+    return found.label.get(lang) if found is not None else family
+
+
+def hit_kind(hit: Hit) -> str:
+    """Which of :data:`KINDS` ``hit`` is."""
+    if hit.kind == "symptom":
+        return "symptom"
+    if hit.family != LLM_DATADIST:
+        return "other"
+    return "code" if hit.code is not None else "unknown"
+
+
+def hit_api(hit: Hit, forced: str | None = None) -> str | None:
+    """Which API's verdict to show: ``forced`` (``--api``) when the code has that API, else the
+    API the scanner read from the token's form, else the code's first API (Python first)."""
+    code = hit.code
+    if code is None:
+        return None
+    if forced and code.view(forced) is not None:
+        return forced
+    return hit.api or (code.views[0].api if code.views else None)
+
+
+def _number(hit: Hit, kind: str) -> str | None:
+    if kind == "code":
+        return hit.code.hex if hit.code is not None else None
+    if hit.value is None or hit.value < 0 or kind == "symptom":
+        return None
+    return f"0x{hit.value & 0xFFFFFFFF:08X}"
+
+
+def _advice(hit: Hit, kind: str, view: object, lang: str) -> tuple[str, str]:
+    index = 1 if lang == "zh" else 0
+    if kind == "symptom":
+        check = getattr(hit.symptom, "check", None)
+        return (check.get(lang) if check is not None else ""), "check"
+    if kind == "other":
+        return (hit.other_check[index] if hit.other_check else ""), "check"
+    remedy = getattr(view, "remedy", None)
+    return (remedy.get(lang) if remedy is not None else ""), "remedy"
+
+
+def report_notes(hits: list[Hit], lang: str) -> list[str]:
+    """What a scan report says after its rows, one sentence each, in ``lang``: the first failure
+    of each process, then each other layer's codes. The notebook's text, HTML and Markdown all
+    show these lines (the HTML and Markdown used to leave them out)."""
+    from ..render.labels import label
+    from ..render.text import process_label
+    from ..scan.report import Report
+
+    report = Report()
+    for hit in sorted(hits, key=lambda h: (h.line_no, h.column)):
+        report.add("", hit)
+    first = label("First failure per process", lang)
+    line = label("Line", lang)
+    out = [f"{first}: {line} {f['line']} {f['name']}, {process_label(str(f['process'] or ''), lang)}"
+           for f in report.first_failures()]
+    out += [f"{layer_label(family, lang)} ({label('not LLM DataDist', lang)}): "
+            + ", ".join(f"{n} × {name}" for name, n in counts.items()) for family, counts in report.other.items()]
+    return out

@@ -105,3 +105,11 @@ def test_text_markdown_and_json_carry_the_same_facts(tmp_path):
         missing = [f for f in facts if f not in out]
         assert not missing, (face, missing)
         assert "<code>ranktable config devId[</code>" not in out
+
+
+def test_a_streaming_scan_gives_each_remedy_once():
+    # 1,000 hits of one code: the remedy once, then a pointer to it (issue 24: ~4,000 lines before).
+    out = run("--lang", "en", "-", stdin=b"ret = 1343270921\n" * 1000).stdout.decode()
+    remedy = "check the network connection between the clusters it names"
+    assert out.count(remedy) == 2  # the first hit and the first-failure line
+    assert out.count("remedy as at (standard input):1") == 999

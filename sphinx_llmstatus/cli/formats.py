@@ -67,6 +67,8 @@ class TextFormat(Format):
         super().__init__(lang, color, registry)
         self._other: list[str] = []
         self._other_count = 0
+        # Where each code's remedy was printed (FILE:LINE): later hits of it point there.
+        self._remedy_at: dict[str, str] = {}
         # -C state: the file of the last group, its last line shown, its "after" lines not yet
         # shown, and whether any group was shown (for the "--" separators).
         self._ctx_file: str | None = None
@@ -107,7 +109,7 @@ class TextFormat(Format):
                 if len(self._other) < self.MAX_OTHER_SHOWN:
                     self._other.append(text.hit_line(h, self.lang, file, self.color))
             else:
-                line = text.hit_line(h, self.lang, file, self.color)
+                line = text.hit_line(h, self.lang, file, self.color, self._remedy_where(h, file))
                 if h.consequence_of is not None:
                     f, n, name = h.consequence_of
                     where = f"{_named(f)}:{n}"
@@ -119,6 +121,16 @@ class TextFormat(Format):
         if not context:
             return "\n".join(own) + "\n"
         return self._with_context(before, own, hits[0].line_no, after, file)
+
+    def _remedy_where(self, hit: Hit, file: str) -> str | None:
+        """Where ``hit``'s code got its remedy already (None: this hit gives it)."""
+        if hit.kind != "code" or hit.code is None:
+            return None
+        key = f"{hit.code.name}/{hit.api}"
+        where = self._remedy_at.get(key)
+        if where is None:
+            self._remedy_at[key] = f"{_named(file)}:{hit.line_no}"
+        return where
 
     def _with_context(self, before: Context, own: list[str], line_no: int, after: Context, file: str) -> str:
         """Like ``grep -C``: each line once, ``--`` between groups that are not adjacent. The

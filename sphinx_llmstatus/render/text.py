@@ -282,11 +282,14 @@ def hit_name(hit: Hit, lang: str) -> str:
     return hit.code.name
 
 
-def hit_line(hit: Hit, lang: str, file: str | None = None, color: bool = False) -> str:
+def hit_line(hit: Hit, lang: str, file: str | None = None, color: bool = False,
+             remedy_at: str | None = None) -> str:
     """Two lines: ``FILE:LINE: NAME HEX recoverable: X: remedy``, then the clipped log line.
 
     The remedy is whole, on one line (``grep``-able); where the APIs disagree
-    and the token does not say which API wrote it, both are given.
+    and the token does not say which API wrote it, both are given. ``remedy_at``
+    (``FILE:LINE`` of an earlier hit of the code) replaces the remedy by a pointer to it:
+    a log repeating one code a thousand times gets its remedy once.
     """
     where = f"{file}:{hit.line_no}" if file is not None else f"{hit.line_no}"
     code = hit.code
@@ -326,6 +329,8 @@ def hit_line(hit: Hit, lang: str, file: str | None = None, color: bool = False) 
         else:
             verdict = recoverable_text(code, lang)
             remedy = " | ".join(f"{api_label(v.api)}: {plain(v.remedy.get(lang))}" for v in views)
+        if remedy_at is not None:
+            remedy = label("remedy as at {where}", lang, where=remedy_at)
         desc = (
             style(code.name, *colour, color=color)
             + (f" {code.hex}" if code.hex else "")

@@ -72,7 +72,7 @@ def cmd_lookup(args: Args, registry: Registry, fmt: Format) -> int:
     for failure in failures:
         error(failure.reason())
         status = EXIT_FOUND
-    write(sys.stdout, fmt.lookup(found))
+    write(sys.stdout, fmt.lookup(found, full=args.full))
     return status
 
 

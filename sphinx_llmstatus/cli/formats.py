@@ -8,6 +8,9 @@ empty); renderers are imported when first used, which keeps start-up short.
 
 from __future__ import annotations
 
+import os
+import sys
+
 TYPE_CHECKING = False  # typing costs ~3 ms of the `llmstatus CODE` start-up budget
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -37,8 +40,9 @@ class Format:
     def __init__(self, lang: str, color: bool = False, registry: Registry | None = None) -> None:
         self.lang, self.color, self.registry = lang, color, registry
 
-    def lookup(self, found: Found) -> str:
-        """Every meaning of every query: ``found`` is ``(query, matches)`` in order."""
+    def lookup(self, found: Found, full: bool = False) -> str:
+        """Every meaning of every query: ``found`` is ``(query, matches)`` in order; ``full``: the
+        whole entry where a format shortens it by default (text)."""
         raise NotImplementedError
 
     def codes(self, codes: Sequence[StatusCode], api: str | None) -> str:
@@ -55,6 +59,16 @@ class Format:
         """After every file was scanned: the report (first failure per process, counts, other
         layers); ``summary_only`` when no hit was written (``--summary``)."""
         raise NotImplementedError
+
+
+def _terminal_width() -> int:
+    """Columns of the terminal on stdout; :data:`~..render.text.WIDTH` when it is not one."""
+    from ..render.text import WIDTH
+
+    try:
+        return max(40, os.get_terminal_size(sys.stdout.fileno()).columns)
+    except (OSError, ValueError, AttributeError):
+        return WIDTH
 
 
 class TextFormat(Format):
@@ -76,7 +90,7 @@ class TextFormat(Format):
         self._ctx_pending: Context = []
         self._ctx_shown = False
 
-    def lookup(self, found: Found) -> str:
+    def lookup(self, found: Found, full: bool = False) -> str:
         from ..render import text
         from ..render.labels import label
 
@@ -86,7 +100,8 @@ class TextFormat(Format):
             if len(matches) > 1:
                 head = text.style(label("{query}: {n} meanings", self.lang, query=query, n=len(matches)),
                                   "bold", color=self.color) + "\n"
-            blocks.append(head + "\n\n".join(text.card(m.code, self.lang, m.reading, self.color, self.registry)
+            blocks.append(head + "\n\n".join(text.card(m.code, self.lang, m.reading, self.color, self.registry,
+                                                         full=full, width=_terminal_width())
                                                for m in matches))
         return "\n\n".join(blocks) + "\n" if blocks else ""
 
@@ -185,7 +200,7 @@ class JsonFormat(Format):
 
         return dumps(value, indent=2) + "\n"
 
-    def lookup(self, found: Found) -> str:
+    def lookup(self, found: Found, full: bool = False) -> str:
         from ..render.json import entry_dict
 
         return self._dump([{**entry_dict(m.code, self.lang, self.registry), "query": query, "reading": m.reading}
@@ -221,7 +236,7 @@ class MarkdownFormat(Format):
         super().__init__(lang, color, registry)
         self._scan_started = False
 
-    def lookup(self, found: Found) -> str:
+    def lookup(self, found: Found, full: bool = False) -> str:
         from ..render import markdown
 
         return "\n---\n\n".join(markdown.cards([(m.code, m.reading) for m in matches], self.lang, query)

@@ -119,6 +119,9 @@ def _lookup_arguments(parser: argparse.ArgumentParser) -> None:
         "codes", nargs="+", metavar="CODE",
         help="a name (either API spelling, or with spaces for underscores), LLMStatusCode.X, its repr, "
              "a pybind constant (kLinKFailed), hex (0x5010B009, 5010b009) or decimal, also -1")
+    parser.add_argument("--full", action="store_true",
+                        help="every cause with its fix and sources, the settings and what frameworks do "
+                             "(text; by default the first causes, to read in one screen)")
 
 
 def _sub(sub, name: str, **kwargs) -> argparse.ArgumentParser:

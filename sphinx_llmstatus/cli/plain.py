@@ -34,4 +34,4 @@ def plain_lookup(argv: list[str]) -> SimpleNamespace | None:
     if not argv or any(word in COMMANDS or (word.startswith("-") and not re.match(NEGATIVE_NUMBER, word))
                        for word in argv):
         return None
-    return SimpleNamespace(command="lookup", codes=list(argv), registry=[], **OUTPUT_DEFAULTS)
+    return SimpleNamespace(command="lookup", codes=list(argv), registry=[], full=False, **OUTPUT_DEFAULTS)

@@ -16,6 +16,7 @@ from .labels import api_label, family_label, label, spelled
 
 if TYPE_CHECKING:  # the scanner is not needed to render a code
     from collections.abc import Iterable, Mapping
+    from typing import Any
 
     from ..scan.hit import Hit
     from ..scan.report import Report
@@ -85,30 +86,48 @@ def _recoverable_colour(value: str) -> tuple[str, ...]:
     return {"yes": ("yellow",), "no": ("red", "bold"), "n/a": ("green",)}.get(value, ())
 
 
-def _wrap(label: str, text: str, lang: str, indent: int = 2) -> list[str]:
-    """``label: text`` filled to :data:`WIDTH` columns, breaking at spaces only (Chinese: one line)."""
+def _wrap(label: str, text: str, lang: str, indent: int = 2, width: int = WIDTH) -> list[str]:
+    """``label: text`` filled to ``width`` columns, continued under the text."""
     head = " " * indent + label + ": "
-    if lang == "zh":
-        return [head + text]
+    return fill(head, text, width, lang)
+
+
+def fill(head: str, text: str, width: int, lang: str, hang: int | None = None) -> list[str]:
+    """``head`` then ``text`` filled to ``width`` display columns, later lines indented as far as
+    ``head`` is wide (or ``hang`` columns); English breaks at spaces only, Chinese also between any
+    two wide characters."""
     # What textwrap.wrap does with break_long_words and break_on_hyphens off; importing
     # textwrap compiles its regexes, a tenth of the `llmstatus CODE` start-up budget.
+    pad = " " * (_width(head) if hang is None else hang)
     lines, line, empty = [], head, True
-    for word in text.split():
-        if not empty and len(line) + 1 + len(word) > WIDTH:
-            lines.append(line)
-            line, empty = " " * len(head), True
-        line, empty = (line + word if empty else line + " " + word), False
+    for unit in (_UNITS_ZH if lang == "zh" else _UNITS).findall(text):
+        if unit.isspace():
+            if not empty:
+                line += " "
+            continue
+        if not empty and _width(line) + _width(unit) > width:
+            lines.append(line.rstrip())
+            line, empty = pad, True
+        line, empty = line + unit, False
     return [*lines, line.rstrip()]
 
 
+#: What a line may break between: spaces and words; in Chinese also each wide character.
+_UNITS = re.compile(r"\s+|\S+")
+_UNITS_ZH = re.compile(r"\s+|[\x21-\x7e]+|\S")
+
+
 def card(code: StatusCode, lang: str, reading: str | None = None, color: bool = False,
-         registry: Registry | None = None) -> str:
+         registry: Registry | None = None, *, full: bool = False, width: int = WIDTH) -> str:
     """A multi-line description of one code: its layer (when not LLM DataDist), names per API,
     hex/decimal, recoverable per API, meaning, remedy per API, related codes, note, what to do,
     which engines return it, how upper layers report it, other libraries' names, vendor pages.
 
     ``reading`` (e.g. ``"signed int32 (-1 = 0xFFFFFFFF)"``) says how the query
-    was read, when that is not obvious.
+    was read, when that is not obvious. Short by default, to read in one screen: the first
+    :data:`TOP_CAUSES` causes with their checks and a pointer to the rest; ``full``: every cause
+    with its check, fix and sources, the settings and what frameworks do. Text is filled to
+    ``width`` columns.
     """
     from ..view import code as facts
 
@@ -122,26 +141,29 @@ def card(code: StatusCode, lang: str, reading: str | None = None, color: bool = 
     for view in code.views:
         rec = style(label(view.recoverable, lang), *_recoverable_colour(view.recoverable), color=color)
         extra = "" if view.documented else f"  ({label('not on the vendor page; our description', lang)})"
-        out.append(f"  {api_label(view.api):<7} {spelled(code, view):<48} {recoverable}: {rec}{extra}")
+        line = f"  {api_label(view.api):<7} {spelled(code, view):<48} {recoverable}: {rec}"
+        out += [line + extra] if _width(line + extra) <= width else [line, " " * 10 + extra.strip()]
     views = code.views
     same_meaning = len({v.meaning.get(lang) for v in views}) == 1
     same_remedy = len({v.remedy.get(lang) for v in views}) == 1
     for field, word, same in (("meaning", label("Meaning", lang), same_meaning),
                               ("remedy", label("Remedy", lang), same_remedy)):
         if same:
-            out += _wrap(word, plain(getattr(views[0], field).get(lang)), lang)
+            out += _wrap(word, plain(getattr(views[0], field).get(lang)), lang, width=width)
         else:
             for view in views:
-                out += _wrap(f"{word} ({api_label(view.api)})", plain(getattr(view, field).get(lang)), lang)
+                out += _wrap(f"{word} ({api_label(view.api)})", plain(getattr(view, field).get(lang)), lang,
+                             width=width)
     if code.note is not None:
-        out += _wrap(label("Note", lang), plain(code.note.get(lang)), lang)
+        out += _wrap(label("Note", lang), plain(code.note.get(lang)), lang, width=width)
     if code.related:
         out.append(f"  {label('Related codes', lang)}: {', '.join(code.related)}")
-    out += _where_it_comes_from(code, lang, registry)
-    out += _checklist(code, lang, color)
+    out += _where_it_comes_from(code, lang, registry, width, full)
+    out += _checklist(code, lang, color, full, width)
     for view in views:
-        out.append(f"  {label('Source', lang)} ({api_label(view.api)}): {terminal_safe(view.source.title.get(lang))}\n"
-                   f"    {style(terminal_safe(view.source.url), 'cyan', color=color)}")
+        out += fill(f"  {label('Source', lang)} ({api_label(view.api)}): ", terminal_safe(view.source.title.get(lang)),
+                    width, lang, hang=4)
+        out.append(f"    {style(terminal_safe(view.source.url), 'cyan', color=color)}")
     return "\n".join(out)
 
 
@@ -153,7 +175,8 @@ def _number(code: StatusCode) -> str:
         else str(code.value)
 
 
-def _where_it_comes_from(code: StatusCode, lang: str, registry: Registry | None) -> list[str]:
+def _where_it_comes_from(code: StatusCode, lang: str, registry: Registry | None, width: int = WIDTH,
+                         full: bool = True) -> list[str]:
     """What to do, which engine returns the code from which calls, how upper layers report it,
     and other libraries' names for it: one line each."""
     from ..view import code as facts
@@ -172,47 +195,69 @@ def _where_it_comes_from(code: StatusCode, lang: str, registry: Registry | None)
                                 lang, never=" / ".join(never), returned=" / ".join(dict.fromkeys(returned))))
     for row in facts.engines(code, registry, lang):
         if row["returned"]:
-            what = ", ".join(row["calls"])
+            calls = row["calls"] if full or len(row["calls"]) <= SHORT_CALLS + 1 else [
+                *row["calls"][:SHORT_CALLS], label("{n} more", lang, n=len(row["calls"]) - SHORT_CALLS)]
+            what = ", ".join(calls)
         else:
             what = label("never returned", lang) + (
                 f" ({label('reports {name} instead', lang, name=row['folded_into'])})" if row["folded_into"] else "")
-        out.append(f"  {row['label']}: {what}")
+        out += fill(f"  {row['label']}: ", what, width, lang, hang=6)
     for b in facts.becomes(code, lang):
-        out.append(f"  {label('Reported as', lang)} {b['code']} ({b['via']})")
+        out += fill(f"  {label('Reported as', lang)} ", f"{b['code']} ({b['via']})", width, lang, hang=6)
     names = [f"{b['qualified']}" for b in facts.bindings(code, registry, lang)]
     if names:
-        out.append(f"  {label('Other spellings', lang)}: {', '.join(dict.fromkeys(names))}")
+        out += fill(f"  {label('Other spellings', lang)}: ", ", ".join(dict.fromkeys(names)), width, lang, hang=6)
     return out
 
 
-def _checklist(code: StatusCode, lang: str, color: bool) -> list[str]:
-    """Causes as a short checklist, then settings and what frameworks do; nothing for a code without them.
+#: Causes a short card shows (``--full``: all).
+TOP_CAUSES = 3
+#: Calls a short card lists per engine (``--full``: all).
+SHORT_CALLS = 6
 
-    One line each for the circumstance (``[ ]``, with where it applies), the
-    check, the fix and the sources' addresses; each text cut to its first
-    sentence and not wrapped (a terminal wraps, ``grep`` finds). The whole
-    texts are in ``--format markdown``, ``--json``, the notebook card and the site.
-    """
-    from .causes import applies_to, causes, setting_head
+
+def _checklist(code: StatusCode, lang: str, color: bool, full: bool, width: int) -> list[str]:
+    """Causes as a checklist (``[ ]``, where each applies, then its check); ``full`` adds each
+    cause's fix and sources, the settings and what frameworks do; a short card ends with how many
+    more there are and the command that shows them."""
+    from .causes import applies_to, causes
 
     out: list[str] = []
     found = causes(code)
     if found:
         out.append("  " + style(label("Causes and checks", lang), "bold", color=color) + ":")
-    for apis, cause in found:
+    for apis, cause in found if full else found[:TOP_CAUSES]:
         where = applies_to(cause, apis, len(code.views))
-        out.append(f"    [ ] {first_sentence(cause.when.get(lang))}" + (f" ({where})" if where else ""))
-        out.append(f"        {label('Check', lang)}: {first_sentence(cause.check.get(lang))}")
-        out.append(f"        {label('Fix', lang)}: {first_sentence(cause.fix.get(lang))}")
-        out.append(f"        {label('Sources', lang)}: " + " ".join(terminal_safe(s.url) for s in cause.sources))
-    settings = getattr(code, "settings", ())
+        # Short: the first sentence of each (the whole texts are one --full away).
+        cut = (lambda text: text) if full else first_sentence
+        out += fill("    [ ] ", cut(plain(cause.when.get(lang))) + (f" ({where})" if where else ""), width, lang)
+        out += _wrap(label("Check", lang), cut(plain(cause.check.get(lang))), lang, 8, width)
+        if full:
+            out += _wrap(label("Fix", lang), plain(cause.fix.get(lang)), lang, 8, width)
+            out.append(f"        {label('Sources', lang)}: " + " ".join(terminal_safe(s.url) for s in cause.sources))
+    settings, notes = getattr(code, "settings", ()), getattr(code, "frameworks", ())
+    if full:
+        return out + _settings_and_frameworks(settings, notes, lang, color, width)
+    more = max(len(found) - TOP_CAUSES, 0)
+    if more or settings or notes:
+        out.append("  " + label("{n} more causes, the fixes, settings and sources: llmstatus --full {name}",
+                                lang, n=more, name=code.name))
+    return out
+
+
+def _settings_and_frameworks(settings: Iterable[Any], notes: Iterable[Any], lang: str, color: bool,
+                             width: int) -> list[str]:
+    from .causes import setting_head
+
+    out: list[str] = []
     if settings:
         out.append("  " + style(label("Settings", lang), "bold", color=color) + ":")
-        out += [f"    - {setting_head(s, lang)}: {first_sentence(s.about.get(lang))}" for s in settings]
-    notes = getattr(code, "frameworks", ())
+        for s in settings:
+            out += fill(f"    - {setting_head(s, lang)}: ", plain(s.about.get(lang)), width, lang)
     if notes:
         out.append("  " + style(label("What frameworks do", lang), "bold", color=color) + ":")
-        out += [f"    - {n.framework}: {first_sentence(n.does.get(lang))}" for n in notes]
+        for n in notes:
+            out += fill(f"    - {n.framework}: ", plain(n.does.get(lang)), width, lang)
     return out
 
 

@@ -141,7 +141,7 @@ class CardResult(Result):
         parts = []
         if self.query is not None and self.ambiguous:
             parts.append(label("{query}: {n} meanings", self.lang, query=self.query, n=len(self.matches)))
-        parts += [render_text.card(code, self.lang, reading=reading) for code, reading in self._pairs()]
+        parts += [render_text.card(code, self.lang, reading=reading, full=True) for code, reading in self._pairs()]
         return "\n\n".join(p.rstrip("\n") for p in parts)
 
     def html(self) -> str:

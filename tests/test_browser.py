@@ -463,3 +463,36 @@ def test_chinese_remedy_words_find_pages(sites, open_page):
     # Words of a remedy found apart on the page (`调大超时时间后重试`): LLM_TIMEOUT's page is listed.
     [pages] = top_pages(open_page, sites("zh"), ["超时重试"], limit=100)
     assert "codes/LLM_TIMEOUT" in pages, pages
+
+
+# -- titles on a phone ---------------------------------------------------------------------------
+
+#: Texts of the page title and entry signatures that wrap other than after an underscore or space.
+MID_WORD_BREAKS = """() => [...document.querySelectorAll('article h1, article dt.sig-object.llm .sig-name')]
+  .filter((el) => {
+    const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT), range = document.createRange();
+    let prevTop = null, prevChar = '', bad = false;
+    for (let text = walk.nextNode(); text; text = walk.nextNode()) {
+      for (let i = 0; i < text.length; i++) {
+        range.setStart(text, i); range.setEnd(text, i + 1);
+        const r = range.getBoundingClientRect();
+        if (r.width === 0) continue;
+        if (prevTop !== null && r.top > prevTop + 2 && prevChar !== '_' && prevChar !== ' ') bad = true;
+        prevTop = r.top; prevChar = text.data[i];
+      }
+    }
+    return bad;
+  }).map((el) => el.innerText)"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("width", [390, 1280])
+def test_code_page_titles_never_break_mid_word_nor_scroll_sideways(sites, open_page, lang, width):
+    # Issue 24: on a phone the title read `LLM_LINK_FAIL` / `ED`.
+    for name in ("LLM_LINK_FAILED", "LLM_NOTIFY_PROMPT_UNLINK_FAILED"):
+        page = open_page(f"{sites(lang)}/codes/{name}.html", viewport={"width": width, "height": 844})
+        assert not page.evaluate(MID_WORD_BREAKS), (lang, width, name)
+        scroll = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert scroll[0] <= scroll[1] + 1, (lang, width, name, scroll)
+        if name == "LLM_NOTIFY_PROMPT_UNLINK_FAILED":
+            screenshot(page, f"title-{lang}-{width}")

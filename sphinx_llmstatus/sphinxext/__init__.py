@@ -15,6 +15,7 @@ from sphinx.util.typing import ExtensionMetadata
 
 from .. import __version__
 from . import config
+from .breaks import setup_breaks
 from .domain import LLMDomain, fallback_reference, outdated_mentions, warn_unresolved
 from .entry import StatusDirective
 from .labels import CATALOG, LOCALE_DIR
@@ -66,6 +67,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     setup_searchfix(app)  # Chinese search on Sphinx 9.0 (sphinx-doc/sphinx#14229)
     app.add_search_language(SearchChineseBigrams)  # Chinese words typed without spaces (issue 24)
     setup_publish(app)
+    setup_breaks(app)  # titles wrap after underscores on a phone
     app.connect("config-inited", _add_static_path)
     app.connect("builder-inited", _add_css)
     app.connect("builder-inited", remember_builder)

@@ -496,3 +496,18 @@ def test_code_page_titles_never_break_mid_word_nor_scroll_sideways(sites, open_p
         assert scroll[0] <= scroll[1] + 1, (lang, width, name, scroll)
         if name == "LLM_NOTIFY_PROMPT_UNLINK_FAILED":
             screenshot(page, f"title-{lang}-{width}")
+
+
+def test_entry_sections_fold_and_open_for_print(sites, open_page):
+    # Issue 24: a default entry was ~7,100 px tall; its sections now fold, and printing opens them.
+    page = open_page(f"{sites('en')}/codes/LLM_LINK_FAILED.html")
+    folds = page.evaluate("() => [...document.querySelectorAll('details.llmstatus-fold')].map(d => d.open)")
+    assert folds and not any(folds), folds
+    height = page.evaluate("() => document.querySelector('dl.llm').getBoundingClientRect().height")
+    assert height < 2500, height
+    summaries = page.evaluate("() => [...document.querySelectorAll('details.llmstatus-fold > summary')]"
+                              ".map(s => s.innerText.trim())")
+    assert "causes and checks" in [s.lower() for s in summaries], summaries  # furo sets rubrics in capitals
+    page.evaluate("() => window.dispatchEvent(new Event('beforeprint'))")
+    assert all(page.evaluate("() => [...document.querySelectorAll('details.llmstatus-fold')].map(d => d.open)"))
+    screenshot(page, "entry-folded")

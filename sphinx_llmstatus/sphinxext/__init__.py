@@ -46,6 +46,7 @@ def _add_css(app: Sphinx) -> None:
     # CSS only where it can apply: HTML-family builders; never written into outdir by hand.
     if app.builder.format == "html":
         app.add_css_file("llmstatus.css")
+        app.add_js_file("llmstatus.js")  # folded sections open when a page is printed
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

@@ -19,7 +19,11 @@ Five sections, each only when the registry has something for the code:
 
 Only standard docutils nodes (rubric, definition and field lists, paragraphs,
 references), so every builder and MyST render them; the headings go through
-the gettext catalog like every other label.
+the gettext catalog like every other label. In HTML each section folds
+(``<details>``, its heading the summary): an entry with nine causes was
+7,000 pixels tall. Raw HTML nodes, which every other builder leaves out, make
+the fold, so the PDF, the text and the man page show every section whole;
+``llmstatus.js`` opens the folds when a page is printed.
 """
 
 from __future__ import annotations
@@ -46,30 +50,47 @@ _API_LABEL = {"python": "Python", "cpp": "C++"}
 def details(renderer: Renderer, code: StatusCode, views: Sequence[ApiView],
             sections: Iterable[str] = SECTIONS) -> list[nodes.Node]:
     """Nodes of the chosen ``sections`` (see :data:`SECTIONS`) for ``code`` as seen by ``views``."""
-    wanted = set(sections)
+    return [node for section in _sections(renderer, code, views, set(sections)) for node in _fold(section)]
+
+
+def _fold(section: list[nodes.Node]) -> list[nodes.Node]:
+    """``section`` (a heading, then its body) as an HTML ``<details>`` whose summary is the heading."""
+    def html(markup: str) -> nodes.raw:
+        return nodes.raw("", markup, format="html")
+
+    head, *body = section
+    return [html('<details class="llmstatus-fold">'), html("<summary>"), head, html("</summary>"), *body,
+            html("</details>")]
+
+
+def _sections(renderer: Renderer, code: StatusCode, views: Sequence[ApiView],
+              wanted: set[str]) -> list[list[nodes.Node]]:
+    """Each chosen section as its heading and body, in the order of :data:`SECTIONS`."""
     apis = {v.api for v in views}
-    out: list[nodes.Node] = []
+    out: list[list[nodes.Node]] = []
     causes = _causes(views)
     settings = [s for s in code.settings if s.api is None or s.api in apis]
     if "causes" in wanted and causes:
-        out += _section(renderer, N_("Causes and checks"), "causes",
-                        [_cause(renderer, cause, api) for cause, api in causes])
+        out.append(_section(renderer, N_("Causes and checks"), "causes",
+                            [_cause(renderer, cause, api) for cause, api in causes]))
     if "settings" in wanted and settings:
-        out += _section(renderer, N_("Settings"), "settings", [_setting(renderer, s) for s in settings])
+        out.append(_section(renderer, N_("Settings"), "settings", [_setting(renderer, s) for s in settings]))
     if "frameworks" in wanted and code.frameworks:
-        out += _section(renderer, N_("What frameworks do"), "frameworks",
-                        [_framework(renderer, note) for note in code.frameworks])
+        out.append(_section(renderer, N_("What frameworks do"), "frameworks",
+                            [_framework(renderer, note) for note in code.frameworks]))
     if "origins" in wanted:
         from .origins import origins
 
-        out += origins(renderer, code, views)
+        found = origins(renderer, code, views)
+        if found:
+            out.append(found)
     reports = _issues([*(c for c, _api in causes), *settings, *code.frameworks,
                        *(r for v in views for r in v.readings)])
     if "reports" in wanted and reports:
         items = nodes.bullet_list(classes=["llmstatus-reports"])
         for source in reports:
             items += nodes.list_item("", paragraph([_link(renderer, source)]))
-        out += [_rubric(renderer, N_("Seen in public reports"), "reports"), items]
+        out.append([_rubric(renderer, N_("Seen in public reports"), "reports"), items])
     return out
 
 

@@ -40,7 +40,7 @@ def command_text(tmp_path) -> str:
     log = tmp_path / "x.log"
     log.write_text(LOG, encoding="utf-8")
     env = {**os.environ, "LANG": "C.UTF-8"}
-    runs = [("LLM_LINK_FAILED",), ("list",), ("--format", "markdown", "scan", str(log))]
+    runs = [("LLM_LINK_FAILED", "--full"), ("list",), ("--format", "markdown", "scan", str(log))]
     return "\n".join(subprocess.run([str(SCRIPT), "--lang", "zh", *argv], capture_output=True, env=env,
                                     timeout=60, check=False).stdout.decode("utf-8") for argv in runs)
 

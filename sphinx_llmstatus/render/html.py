@@ -148,11 +148,22 @@ def card(code: StatusCode, lang: str, reading: str | None = None) -> str:
         )
     if code.note is not None:
         extra.append(f"<div><b>{esc(label('Note', lang))}:</b> {rich(code.note.get(lang))}</div>")
+    extra += _rows(code, lang)
     extra += _causes(code, lang)
     return (
         f'<div class="llmstatus llmstatus-card" style="{_BOX};border-left:4px solid {accent}">'
         + head + body + "".join(extra) + "</div>"
     )
+
+
+def _rows(code: StatusCode, lang: str) -> list[str]:
+    """The card's layer, action, engine, "reported as" and spelling rows (view/origins.py)."""
+    from ..view.origins import layer_row, origin_rows
+
+    layer = layer_row(code, lang)
+    rows = ([layer] if layer else []) + origin_rows(code, lang)
+    return [f"<div><b>{esc(name)}:</b> {esc(text)}</div>" if name else f"<div>{esc(text)}</div>"
+            for name, text in rows]
 
 
 def _link(source: Source, lang: str) -> str:

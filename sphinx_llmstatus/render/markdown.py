@@ -97,8 +97,18 @@ def card(code: StatusCode, lang: str, reading: str | None = None) -> str:
         lines += ["", f"**{esc(label('Related codes', lang))}:** " + ", ".join(_code(r) for r in code.related)]
     if code.note is not None:
         lines += ["", f"**{esc(label('Note', lang))}:** {rich(code.note.get(lang))}"]
+    lines += _rows(code, lang)
     lines += _causes(code, lang)
     return "\n".join(lines) + "\n"
+
+
+def _rows(code: StatusCode, lang: str) -> list[str]:
+    """The card's layer, action, engine, "reported as" and spelling rows (view/origins.py)."""
+    from ..view.origins import layer_row, origin_rows
+
+    layer = layer_row(code, lang)
+    rows = ([layer] if layer else []) + origin_rows(code, lang)
+    return ["", *(f"- **{esc(name)}:** {esc(text)}" if name else f"- {esc(text)}" for name, text in rows)] if rows else []
 
 
 def _link(source: Source, lang: str) -> str:

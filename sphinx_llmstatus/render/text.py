@@ -129,12 +129,13 @@ def card(code: StatusCode, lang: str, reading: str | None = None, color: bool = 
     with its check, fix and sources, the settings and what frameworks do. Text is filled to
     ``width`` columns.
     """
-    from ..view import code as facts
+
+    from ..view.origins import layer_row
 
     out = [style(code.name, "bold", color=color) + "  " + _number(code)]
-    if facts.is_neighbour(code):
-        out.append(f"  {label('Layer', lang)}: {facts.family(code, registry, lang)['label']} "
-                   f"({label('not LLM DataDist', lang)})")
+    layer = layer_row(code, lang, registry)
+    if layer is not None:
+        out.append(f"  {layer[0]}: {layer[1]}")
     if reading and reading not in ("name", "decimal", "hex"):
         out.append(f"  {label('read as', lang).capitalize()}: {reading}")
     recoverable = label("Recoverable", lang).lower()
@@ -177,43 +178,18 @@ def _number(code: StatusCode) -> str:
 
 def _where_it_comes_from(code: StatusCode, lang: str, registry: Registry | None, width: int = WIDTH,
                          full: bool = True) -> list[str]:
-    """What to do, which engine returns the code from which calls, how upper layers report it,
-    and other libraries' names for it: one line each."""
-    from ..view import code as facts
+    """The rows of :func:`..view.origins.origin_rows`, one filled line each (a short card cuts the
+    engines' lists of calls)."""
+    from ..view.origins import SHORT_CALLS, origin_rows
 
     out: list[str] = []
-    for view in code.views:
-        act = facts.action(view, lang)
-        if act is not None:
-            target = act["setting"] or act["field"]
-            out.append(f"  {label('Action', lang)} ({api_label(view.api)}): {act['immediate']}, "
-                       f"{label('then', lang)} {act['investigate']}" + (f" ({target})" if target else ""))
-    never = facts.never_returned_in(code, registry)
-    returned = [m for row in facts.engines(code, registry, lang) if row["returned"] for m in row["modes"]]
-    if never and returned:
-        out.append("  " + label("In {never} mode this code is never returned: you are on the {returned} engine.",
-                                lang, never=" / ".join(never), returned=" / ".join(dict.fromkeys(returned))))
-    for row in facts.engines(code, registry, lang):
-        if row["returned"]:
-            calls = row["calls"] if full or len(row["calls"]) <= SHORT_CALLS + 1 else [
-                *row["calls"][:SHORT_CALLS], label("{n} more", lang, n=len(row["calls"]) - SHORT_CALLS)]
-            what = ", ".join(calls)
-        else:
-            what = label("never returned", lang) + (
-                f" ({label('reports {name} instead', lang, name=row['folded_into'])})" if row["folded_into"] else "")
-        out += fill(f"  {row['label']}: ", what, width, lang, hang=6)
-    for b in facts.becomes(code, lang):
-        out += fill(f"  {label('Reported as', lang)} ", f"{b['code']} ({b['via']})", width, lang, hang=6)
-    names = [f"{b['qualified']}" for b in facts.bindings(code, registry, lang)]
-    if names:
-        out += fill(f"  {label('Other spellings', lang)}: ", ", ".join(dict.fromkeys(names)), width, lang, hang=6)
+    for name, text in origin_rows(code, lang, registry, calls=None if full else SHORT_CALLS):
+        out += fill(f"  {name}: " if name else "  ", text, width, lang, hang=6 if name else 2)
     return out
 
 
 #: Causes a short card shows (``--full``: all).
 TOP_CAUSES = 3
-#: Calls a short card lists per engine (``--full``: all).
-SHORT_CALLS = 6
 
 
 def _checklist(code: StatusCode, lang: str, color: bool, full: bool, width: int) -> list[str]:

@@ -1,0 +1,73 @@
+"""Where a code comes from, as labelled rows every card shows: its layer (another layer's code),
+what to do, which engine returns it from which calls, how upper layers report it, and other
+libraries' names for it.
+
+The terminal, HTML and Markdown cards used to decide this each on their own, and only the
+terminal showed it (issue 24); now each lays out the same ``(label, text)`` rows.
+"""
+
+from __future__ import annotations
+
+from . import code as facts
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..registry.model import Registry, StatusCode
+
+#: Calls a short card lists per engine (a terminal's first screen); None: all of them.
+SHORT_CALLS = 6
+
+
+def origin_rows(code: StatusCode, lang: str, registry: Registry | None = None,
+                calls: int | None = None) -> list[tuple[str, str]]:
+    """``(label, text)`` rows in ``lang``; a row with an empty label is a sentence of its own.
+    ``calls`` cuts each engine's list of calls to that many and says how many more there are."""
+    from ..render.labels import api_label, label
+
+    out: list[tuple[str, str]] = []
+    for view in code.views:
+        act = facts.action(view, lang)
+        if act is not None:
+            target = act["setting"] or act["field"]
+            out.append((f"{label('Action', lang)} ({api_label(view.api)})",
+                        f"{act['immediate']}, {label('then', lang)} {act['investigate']}"
+                        + (f" ({target})" if target else "")))
+    out += _engine_rows(code, lang, registry, calls)
+    for b in facts.becomes(code, lang):
+        out.append((label("Reported as", lang), f"{b['code']} ({b['via']})"))
+    names = [b["qualified"] for b in facts.bindings(code, registry, lang)]
+    if names:
+        out.append((label("Other spellings", lang), ", ".join(dict.fromkeys(names))))
+    return out
+
+
+def layer_row(code: StatusCode, lang: str, registry: Registry | None = None) -> tuple[str, str] | None:
+    """``("Layer", "HCCL (not LLM DataDist)")`` for another layer's code, else None: a card says it
+    first."""
+    from ..render.labels import label
+
+    if not facts.is_neighbour(code):
+        return None
+    return label("Layer", lang), f"{facts.family(code, registry, lang)['label']} ({label('not LLM DataDist', lang)})"
+
+
+def _engine_rows(code: StatusCode, lang: str, registry: Registry | None, calls: int | None) -> list[tuple[str, str]]:
+    from ..render.labels import label
+
+    rows = facts.engines(code, registry, lang)
+    out: list[tuple[str, str]] = []
+    never = facts.never_returned_in(code, registry)
+    returned = [m for row in rows if row["returned"] for m in row["modes"]]
+    if never and returned:
+        out.append(("", label("In {never} mode this code is never returned: you are on the {returned} engine.",
+                              lang, never=" / ".join(never), returned=" / ".join(dict.fromkeys(returned)))))
+    for row in rows:
+        if row["returned"]:
+            shown = row["calls"] if calls is None or len(row["calls"]) <= calls + 1 else [
+                *row["calls"][:calls], label("{n} more", lang, n=len(row["calls"]) - calls)]
+            what = ", ".join(shown)
+        else:
+            what = label("never returned", lang) + (
+                f" ({label('reports {name} instead', lang, name=row['folded_into'])})" if row["folded_into"] else "")
+        out.append((row["label"], what))
+    return out

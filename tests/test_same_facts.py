@@ -76,3 +76,43 @@ def test_the_sphinx_page_carries_them_too(project):
     for name in CODES:
         missing = [f for f in facts(name) if words(f) not in page]
         assert not missing, (name, missing)
+
+
+# -- code tables -------------------------------------------------------------------------------
+
+
+def table_facts(lang: str, api: str | None) -> list[str]:
+    """Each LLM DataDist code's name (in ``api``'s spelling), hex and the first words of its meaning."""
+    from sphinx_llmstatus.registry.model import LLM_DATADIST
+
+    out = []
+    for code in default_registry().in_family(LLM_DATADIST):
+        view = code.view(api) if api else None
+        if api and view is None:
+            continue
+        shown = view or code.views[0]
+        out += [shown.name if api else code.name, code.hex or str(code.value),
+                " ".join(shown.meaning.get(lang).replace("`", "").split())[:12]]
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("api", [None, "python", "cpp"])
+def test_every_table_face_lists_the_same_codes(lang, api):
+    from sphinx_llmstatus.registry.model import LLM_DATADIST
+
+    codes = [c for c in default_registry().in_family(LLM_DATADIST) if api is None or c.view(api)]
+    tables = {"text": words(render_text.table(codes, lang, api=api)),
+              "html": plain(render_html.table(codes, lang, api=api)),
+              "markdown": plain(render_md.table(codes, lang, api=api))}
+    for face, said in tables.items():
+        missing = [f for f in table_facts(lang, api) if words(f) not in said]
+        assert not missing, (face, missing)
+
+
+def test_the_sphinx_table_lists_them_too(project):
+    app = project({"index.rst": "T\n=\n\n.. llm-status-table::\n\n.. llm-status-table::\n   :api: python\n"})
+    page = plain((app.outdir / "index.html").read_text(encoding="utf-8"))
+    for api in (None, "python"):
+        missing = [f for f in table_facts("en", api) if words(f) not in page]
+        assert not missing, (api, missing)

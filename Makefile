@@ -1,13 +1,14 @@
 # Two entry points that work on a fresh machine with Python 3.11+ and make:
 #   make site   -> .venv, install, build docs/ into docs/_build/html (warnings are errors)
-#   make test   -> .venv, install, run every test
+#   make test   -> .venv, install, run the fast tier of the tests (make test-slow: the rest;
+#                  make test-all: every test; CI runs make test and make test-slow)
 #   make site-zh, make pdf (latexmk; TeX from .ci/run's apt-get line), make pdf-zh (xelatex)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: site site-zh site-pot pdf pdf-zh test test-sphinx8 test-pythons site-test bench registry lint clean
+.PHONY: site site-zh site-pot pdf pdf-zh test test-slow test-all test-sphinx8 test-pythons site-test bench registry lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,7 +38,16 @@ pdf-zh: $(STAMP)
 	$(BIN)/sphinx-build -W --keep-going -b latex -D language=zh_CN docs docs/_build/latex-zh -q
 	$(MAKE) -C docs/_build/latex-zh all-pdf LATEXMKOPTS="-interaction=nonstopmode -halt-on-error"
 
+# Tiers by marker (pyproject.toml): the whole site, the wheel, Chromium and the PDF are the slow tier.
+TIER_SLOW := slow or browser or pdf
+
 test: $(STAMP)
+	$(BIN)/python -m pytest -m "not ($(TIER_SLOW))"
+
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -m "$(TIER_SLOW)"
+
+test-all: $(STAMP)
 	$(BIN)/python -m pytest
 
 # ruff and mypy, configured in pyproject.toml ([tool.ruff], [tool.mypy]).

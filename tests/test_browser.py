@@ -21,6 +21,8 @@ from pathlib import Path
 import pytest
 from test_site import built_site
 
+pytestmark = pytest.mark.browser
+
 playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the 'test' extra")
 
 CHROMIUM = "/usr/bin/chromium"

@@ -292,6 +292,7 @@ def test_scan_context_like_grep_in_text_and_whole_in_json(tmp_path):
         ([1], 2, [3]), ([2], 3, [4]), ([6], 7, [8])]
 
 
+@pytest.mark.slow
 def test_closed_pipe_is_quiet(tmp_path):
     log = tmp_path / "many.log"
     log.write_bytes(b"ret = 1343270921\n" * 200_000)

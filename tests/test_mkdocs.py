@@ -148,6 +148,7 @@ def test_the_same_markdown_builds_in_sphinx_with_the_same_links(tmp_path):
     assert links["success"][0].startswith("https://www.hiascend.com/")
 
 
+@pytest.mark.browser
 def test_a_reader_follows_a_role_to_the_entry_in_chromium(built):
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
     if not Path(chromium).exists():

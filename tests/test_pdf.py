@@ -17,6 +17,8 @@ import pytest
 
 from sphinx_llmstatus.registry import default_registry
 
+pytestmark = pytest.mark.pdf
+
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 #: What `make pdf` needs: tools on PATH and LaTeX packages kpsewhich must find.
 TOOLS = ("latexmk", "xelatex", "kpsewhich")

@@ -70,6 +70,7 @@ def compress(data: bytes, suffix: str) -> bytes:
             ".xz": lambda: lzma.compress(data), ".zst": lambda: zstandard.ZstdCompressor().compress(data)}[suffix]()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suffix", sorted(FORMATS))
 def test_compressed_copies(suffix, tmp_path):
     """Every compressed copy scans like its log, read by content (any name), from a file and a pipe."""

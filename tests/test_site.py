@@ -25,6 +25,8 @@ sys.path.insert(0, str(DOCS / "_ext"))
 
 from code_pages import log_examples  # noqa: E402  (docs/_ext, the site's generator)
 
+pytestmark = pytest.mark.slow
+
 _BUILDS: dict[str, Path] = {}
 
 

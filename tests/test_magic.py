@@ -437,10 +437,11 @@ LAYERS_LOG = (
     "[ERROR] GE(4242,python):2026-11-30-10:00:01.123.456 [llm_datadist.cc:123]4242 Link: ErrorNo: "
     "1343270921(local cluster link failed!)\n"
     "[ERROR] GE(4242,python):2026-11-30-10:00:01.200.000 [llm_datadist.cc:130]4242 ErrorNo: 1343271024(failed)\n"
+    "[ERROR] GE(4242,python):2026-11-30-10:00:01.300.000 [llm_datadist.cc:140]4242 ErrorNo: 4294967295(failed)\n"
 )
 #: The facts every face must carry for LAYERS_LOG: codes, symptom, family, first failure, the checks.
 LAYERS_FACTS = ("LLM_LINK_FAILED", "hccl-ranktable-devid-mismatch", "HCCL_E_UNAVAIL", "HCCL", "0x5010B070",
-                "First failure per process", "npu-smi info", "local devId")
+                "First failure per process", "npu-smi info", "local devId", "likely a consequence of LLM_LINK_FAILED")
 
 
 def test_every_notebook_output_carries_the_same_facts(ip):

@@ -247,6 +247,14 @@ class MarkdownFormat(Format):
 
         return markdown.table(codes, self.lang, api=api) if codes else ""
 
+    def _consequence(self, hit: Hit) -> str | None:
+        from ..render.labels import label
+
+        if hit.consequence_of is None:
+            return None
+        f, n, name = hit.consequence_of
+        return label("(likely a consequence of {name} at {where})", self.lang, name=name, where=f"{_named(f)}:{n}")
+
     def scan_hits(self, before: Context, hits: Sequence[Hit], after: Context, file: str | None,
                   context: bool) -> str:
         from ..render import markdown, text
@@ -261,8 +269,9 @@ class MarkdownFormat(Format):
             self._scan_started = True
             head = markdown.hits_header(self.lang, with_file=True, with_context=context)
         around = [(n, text.clip_line_text(t)) for n, t in (*before, *after)] if context else None
-        return head + "".join(markdown.hit_row(HitRow.from_hit(h, self.lang, line=text.clip_line(h)), self.lang, file=file or STDIN_LABEL,
-                                               context=around) + "\n" for h in own)
+        return head + "".join(markdown.hit_row(HitRow.from_hit(h, self.lang, line=text.clip_line(h)), self.lang,
+                                               file=file or STDIN_LABEL, context=around,
+                                               note=self._consequence(h)) + "\n" for h in own)
 
     def scan_end(self, report: Report, summary_only: bool = False) -> str:
         from ..render import markdown

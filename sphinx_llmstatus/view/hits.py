@@ -140,19 +140,25 @@ def _advice(hit: Hit, kind: str, view: object, lang: str) -> tuple[str, str]:
 
 def report_notes(hits: list[Hit], lang: str) -> list[str]:
     """What a scan report says after its rows, one sentence each, in ``lang``: the first failure
-    of each process, then each other layer's codes. The notebook's text, HTML and Markdown all
+    of each process, the likely consequences of it, then each other layer's codes. The notebook's text, HTML and Markdown all
     show these lines (the HTML and Markdown used to leave them out)."""
     from ..render.labels import label
     from ..render.text import process_label
     from ..scan.report import Report
 
     report = Report()
-    for hit in sorted(hits, key=lambda h: (h.line_no, h.column)):
-        report.add("", hit)
-    first = label("First failure per process", lang)
     line = label("Line", lang)
+    followed: list[str] = []
+    for hit in sorted(hits, key=lambda h: (h.line_no, h.column)):
+        cause = report.add("", hit)
+        if cause is not None:  # a generic code after a specific failure of the same process
+            followed.append(f"{line} {hit.line_no} {hit_name(hit)} " + label(
+                "(likely a consequence of {name} at {where})", lang, name=hit_name(cause[1]),
+                where=f"{line} {cause[1].line_no}"))
+    first = label("First failure per process", lang)
     out = [f"{first}: {line} {f['line']} {f['name']}, {process_label(str(f['process'] or ''), lang)}"
            for f in report.first_failures()]
+    out += followed
     out += [f"{layer_label(family, lang)} ({label('not LLM DataDist', lang)}): "
             + ", ".join(f"{n} × {name}" for name, n in counts.items()) for family, counts in report.other.items()]
     return out

@@ -116,3 +116,16 @@ def test_a_streaming_scan_gives_each_remedy_once():
     remedy = "check the network connection between the clusters it names"
     assert out.count(remedy) == 2  # the first hit and the first-failure line
     assert out.count("remedy as at (standard input):1") == 999
+
+
+def test_symptoms_and_other_layers_give_their_check_once_too(tmp_path):
+    # 300 repeats of an HCCL symptom and code: each check once, later hits point at it (issue 24).
+    from test_magic import LAYERS_LOG
+
+    log = tmp_path / "repeated.log"
+    log.write_text(LAYERS_LOG * 300, encoding="utf-8")
+    text = run("--lang", "en", str(log)).stdout.decode()
+    assert text.count("HCCL found another device ID") == 1 and text.count("Compare each device_id") == 1
+    assert text.count(f"check as at {log}:1") == 299 + 49  # the symptom's later hits, the 49 more listed HCCL ones
+    markdown = run("--lang", "en", "--format", "markdown", str(log)).stdout.decode()
+    assert markdown.count("HCCL found another device ID") == 1 and markdown.count("npu-smi info") == 1

@@ -75,7 +75,7 @@ def test_entry_shows_causes_settings_frameworks_and_reports(project):
     assert reports == ["A public report of the timeout"]
     # Issue 19: which engine returns it, from which calls (each row cited), and what it is reported as.
     origins = dd.select_one("dl.llmstatus-origins").get_text(" ")
-    assert "In KvCacheManager mode this code is never returned: you are on the CacheManager" in origins
+    assert "In KvCacheManager mode this code is never returned: if you see it, you are on the CacheManager" in origins
     assert "ge engine (KvCacheManager mode) : never returned (reports LLM_WAIT_PROC_TIMEOUT" in " ".join(
         origins.split())
     assert "PullKvBlocks" in origins and "kLLMTimeout" in origins

@@ -122,7 +122,7 @@ class TextFormat(Format):
             if h.kind == "code" and not h.is_llm_datadist:
                 self._other_count += 1
                 if len(self._other) < self.MAX_OTHER_SHOWN:
-                    self._other.append(text.hit_line(h, self.lang, file, self.color))
+                    self._other.append(text.hit_line(h, self.lang, file, self.color, self._remedy_where(h, file)))
             else:
                 line = text.hit_line(h, self.lang, file, self.color, self._remedy_where(h, file))
                 if h.consequence_of is not None:
@@ -138,10 +138,13 @@ class TextFormat(Format):
         return self._with_context(before, own, hits[0].line_no, after, file)
 
     def _remedy_where(self, hit: Hit, file: str) -> str | None:
-        """Where ``hit``'s code got its remedy already (None: this hit gives it)."""
-        if hit.kind != "code" or hit.code is None:
-            return None
-        key = f"{hit.code.name}/{hit.api}"
+        """Where ``hit``'s code (symptom, other layer's code) got its remedy or check already
+        (None: this hit gives it)."""
+        from ..scan.report import hit_name
+
+        if hit.kind == "code" and hit.is_llm_datadist and hit.code is None:
+            return None  # an unknown number has no remedy to repeat
+        key = f"{hit.kind}/{hit.family}/{hit_name(hit)}/{hit.api}"
         where = self._remedy_at.get(key)
         if where is None:
             self._remedy_at[key] = f"{_named(file)}:{hit.line_no}"
@@ -235,6 +238,9 @@ class MarkdownFormat(Format):
     def __init__(self, lang: str, color: bool = False, registry: Registry | None = None) -> None:
         super().__init__(lang, color, registry)
         self._scan_started = False
+        from ..view.hits import AdviceOnce
+
+        self._once = AdviceOnce()  # a remedy or check once per code, later rows point at it
 
     def lookup(self, found: Found, full: bool = False) -> str:
         from ..render import markdown
@@ -269,9 +275,11 @@ class MarkdownFormat(Format):
             self._scan_started = True
             head = markdown.hits_header(self.lang, with_file=True, with_context=context)
         around = [(n, text.clip_line_text(t)) for n, t in (*before, *after)] if context else None
-        return head + "".join(markdown.hit_row(HitRow.from_hit(h, self.lang, line=text.clip_line(h)), self.lang,
-                                               file=file or STDIN_LABEL, context=around,
-                                               note=self._consequence(h)) + "\n" for h in own)
+        named = _named(file or STDIN_LABEL)
+        rows = [self._once.shorten(HitRow.from_hit(h, self.lang, line=text.clip_line(h)), f"{named}:{h.line_no}",
+                                   self.lang) for h in own]
+        return head + "".join(markdown.hit_row(row, self.lang, file=file or STDIN_LABEL, context=around,
+                                               note=self._consequence(h)) + "\n" for row, h in zip(rows, own))
 
     def scan_end(self, report: Report, summary_only: bool = False) -> str:
         from ..render import markdown

@@ -31,6 +31,7 @@ _DESCRIPTION = """\
 Look up CANN LLM DataDist status codes and find them in logs.
 
   llmstatus CODE [CODE ...]          describe codes (name, 0x5010B009, 1343270921, -1, LLMStatusCode.X)
+  llmstatus --full CODE              every cause with its fix and sources, settings, frameworks
   llmstatus search TEXT              find codes by words of their names, meanings and remedies
   llmstatus list [--api] [--recoverable] [--family]   table of codes
   llmstatus scan [FILE ...|-]        list every status code in logs, with remedies and a summary
@@ -209,7 +210,8 @@ def _non_negative(text: str) -> int:
 def parse(argv: list[str]) -> argparse.Namespace | int:
     """Parsed arguments, or an exit status (0 after --help/--version, 2 on usage errors)."""
     word = _first_word(argv)
-    implied = word is not None and word not in COMMANDS
+    # `llmstatus --full` alone is a lookup without its CODE: say that, not "unrecognized --full".
+    implied = (word is not None and word not in COMMANDS) or (word is None and "--full" in argv)
     parser: _Parser = build_lookup_parser() if implied else build_parser()
     if implied:
         parser.later_command = next((w for w in argv if w in COMMANDS), None)

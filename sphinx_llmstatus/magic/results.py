@@ -290,11 +290,14 @@ class ScanResult(Result):
 
     def rows(self):
         """The displayed occurrences as :class:`~sphinx_llmstatus.render.html.HitRow`."""
+        from ..render.labels import label
         from ..render.text import clip_line
-        from ..view.hits import HitRow
+        from ..view.hits import AdviceOnce, HitRow
 
         shown = self.hits if self.limit is None else self.hits[: self.limit]
-        return [HitRow.from_hit(h, self.lang, self.api, line=clip_line(h)) for h in shown]
+        once, line = AdviceOnce(), label("Line", self.lang)
+        return [once.shorten(HitRow.from_hit(h, self.lang, self.api, line=clip_line(h)), f"{line} {h.line_no}",
+                             self.lang) for h in shown]
 
     def _args(self) -> dict[str, Any]:
         return dict(

@@ -240,7 +240,7 @@ def table(codes: Iterable[StatusCode], lang: str, api: str | None = None, captio
         view = code.view(api) if api else (code.python or code.cpp)
         name = view.name if api and view else code.name
         cells = _td(code_name(name)) + _td(esc(code.hex or ""), f";font-family:{_MONO}")
-        cells += _td(esc(code.value), f";font-family:{_MONO}")
+        cells += _td(esc("" if code.value is None else code.value), f";font-family:{_MONO}")
         for a in apis:
             v = code.view(a)
             cells += _td(badge(v.recoverable, lang) if v else "—")

@@ -76,7 +76,7 @@ def _rule(n: int) -> str:
 def card(code: StatusCode, lang: str, reading: str | None = None) -> str:
     """One code as Markdown: heading line, a per-API table, related codes and note."""
     head = f"**{_code(code.name)}**"
-    numbers = ([code.hex] if code.hex else []) + [str(code.value)]
+    numbers = ([code.hex] if code.hex else []) + ([str(code.value)] if code.value is not None else [])
     head += " " + " · ".join(esc(n) for n in numbers)
     if reading and reading not in ("name", "decimal", "hex"):
         head += f" ({esc(label('read as', lang))} {esc(reading)})"
@@ -175,7 +175,7 @@ def table(codes: Iterable[StatusCode], lang: str, api: str | None = None, captio
         name = _code(view.name if api and view else code.name)
         if anchors:
             name = f'<span id="{row_anchor(code.name)}"></span>{name}'
-        cells = [name, esc(code.hex or ""), esc(code.value)]
+        cells = [name, esc(code.hex or ""), esc("" if code.value is None else code.value)]
         for a in apis:
             v = code.view(a)
             cells.append(esc(label(v.recoverable, lang)) if v else "—")

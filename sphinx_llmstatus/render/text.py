@@ -139,11 +139,14 @@ def card(code: StatusCode, lang: str, reading: str | None = None, color: bool = 
     if reading and reading not in ("name", "decimal", "hex"):
         out.append(f"  {label('read as', lang).capitalize()}: {reading}")
     recoverable = label("Recoverable", lang).lower()
+    names = {view.api: spelled(code, view) for view in code.views}
+    column = max(map(_width, names.values()), default=0)
     for view in code.views:
         rec = style(label(view.recoverable, lang), *_recoverable_colour(view.recoverable), color=color)
         extra = "" if view.documented else f"  ({label('not on the vendor page; our description', lang)})"
-        line = f"  {api_label(view.api):<7} {spelled(code, view):<48} {recoverable}: {rec}"
-        out += [line + extra] if _width(line + extra) <= width else [line, " " * 10 + extra.strip()]
+        name = names[view.api] + " " * (column - _width(names[view.api]))
+        line = f"  {api_label(view.api):<7} {name}  {recoverable}: {rec}"
+        out += [line + extra] if not extra or _width(line + extra) <= width else [line, " " * 10 + extra.strip()]
     views = code.views
     same_meaning = len({v.meaning.get(lang) for v in views}) == 1
     same_remedy = len({v.remedy.get(lang) for v in views}) == 1
@@ -158,7 +161,7 @@ def card(code: StatusCode, lang: str, reading: str | None = None, color: bool = 
     if code.note is not None:
         out += _wrap(label("Note", lang), plain(code.note.get(lang)), lang, width=width)
     if code.related:
-        out.append(f"  {label('Related codes', lang)}: {', '.join(code.related)}")
+        out += _wrap(label("Related codes", lang), ", ".join(code.related), lang, width=width)
     out += _where_it_comes_from(code, lang, registry, width, full)
     out += _checklist(code, lang, color, full, width)
     for view in views:
@@ -210,14 +213,15 @@ def _checklist(code: StatusCode, lang: str, color: bool, full: bool, width: int)
         out += _wrap(label("Check", lang), cut(plain(cause.check.get(lang))), lang, 8, width)
         if full:
             out += _wrap(label("Fix", lang), plain(cause.fix.get(lang)), lang, 8, width)
-            out.append(f"        {label('Sources', lang)}: " + " ".join(terminal_safe(s.url) for s in cause.sources))
+            out.append(f"        {label('Sources', lang)}:")  # one address a line: each can be copied
+            out += [f"          {terminal_safe(s.url)}" for s in cause.sources]
     settings, notes = getattr(code, "settings", ()), getattr(code, "frameworks", ())
     if full:
         return out + _settings_and_frameworks(settings, notes, lang, color, width)
     more = max(len(found) - TOP_CAUSES, 0)
     if more or settings or notes:
-        out.append("  " + label("{n} more causes, the fixes, settings and sources: llmstatus --full {name}",
-                                lang, n=more, name=code.name))
+        out += fill("  ", label("{n} more causes, the fixes, settings and sources: llmstatus --full {name}",
+                                lang, n=more, name=code.name), width, lang)
     return out
 
 
@@ -229,11 +233,11 @@ def _settings_and_frameworks(settings: Iterable[Any], notes: Iterable[Any], lang
     if settings:
         out.append("  " + style(label("Settings", lang), "bold", color=color) + ":")
         for s in settings:
-            out += fill(f"    - {setting_head(s, lang)}: ", plain(s.about.get(lang)), width, lang)
+            out += fill(f"    - {setting_head(s, lang)}: ", plain(s.about.get(lang)), width, lang, hang=6)
     if notes:
         out.append("  " + style(label("What frameworks do", lang), "bold", color=color) + ":")
         for n in notes:
-            out += fill(f"    - {n.framework}: ", plain(n.does.get(lang)), width, lang)
+            out += fill(f"    - {n.framework}: ", plain(n.does.get(lang)), width, lang, hang=6)
     return out
 
 
@@ -250,7 +254,8 @@ def table(codes: Iterable[StatusCode], lang: str, api: str | None = None) -> str
         else:
             rec = recoverable_text(code, lang)
             meaning = code.views[0].meaning.get(lang)
-        rows.append((name, code.hex or "-", str(code.value), rec, first_sentence(meaning)))
+        value = "-" if code.value is None else str(code.value)  # a code spelled as a string has no number
+        rows.append((name, code.hex or "-", value, rec, first_sentence(meaning)))
     head = tuple(label(word, lang) for word in ("Name", "Hex", "Decimal", "Recoverable", "Meaning"))
     widths = [max(_width(r[i]) for r in [head, *rows]) for i in range(4)]
     lines = []
@@ -318,15 +323,18 @@ def hit_line(hit: Hit, lang: str, file: str | None = None, color: bool = False,
         sym = hit.symptom
         check = getattr(sym, "check", None)
         likely = f" -> {code.name}" if code is not None else ""
+        said = label("check as at {where}", lang, where=remedy_at) if remedy_at else (
+            plain(check.get(lang)) if check is not None else "")
         desc = (style(label("symptom {id}", lang, id=getattr(sym, "id", "")), "yellow", "bold", color=color) + likely
-                + (f": {plain(check.get(lang))}" if check is not None else ""))
+                + (f": {said}" if said else ""))
     elif hit.family != "llm_datadist":
         meaning = hit.other_meaning[1 if lang == "zh" else 0] if hit.other_meaning else ""
         also = (("；" if lang == "zh" else "; ") + label("LLM DataDist's Python API calls it {name}", lang,
                                                          name=hit.related.name)
                 if hit.related is not None else "")
-        check = (("；" if lang == "zh" else "; ") + label("check", lang) + ": "
-                 + plain(hit.other_check[1 if lang == "zh" else 0])) if hit.other_check else ""
+        check = (("；" if lang == "zh" else "; ") + (label("check as at {where}", lang, where=remedy_at) if remedy_at
+                 else label("check", lang) + ": " + plain(hit.other_check[1 if lang == "zh" else 0]))) \
+            if hit.other_check else ""
         hexed = hit.token[:2] in ("0x", "0X") or hit.family == "ge"  # as the log wrote it, or GE's 0xFFFFFFFF
         desc = (style(f"[{family_label(hit.family, lang)}] {hit.other_name or hit.token}", "yellow",
                       color=color)

@@ -85,7 +85,7 @@ def _engines(renderer: Renderer, code: StatusCode, rows: list[dict[str, Any]]) -
     returned = [m for row in rows if row["returned"] for m in row["modes"]]
     if never and returned:
         body.append(paragraph([nodes.Text(renderer._(
-            N_("In {never} mode this code is never returned: you are on the {returned} engine.")).format(
+            N_("In {never} mode this code is never returned: if you see it, you are on the {returned} engine.")).format(
             never=" / ".join(never), returned=" / ".join(dict.fromkeys(returned))))]))
     items = nodes.bullet_list(classes=["llmstatus-engines"])
     for row in rows:

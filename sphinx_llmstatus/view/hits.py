@@ -33,7 +33,8 @@ class HitRow:
     hex; ``number`` its hex (None where there is none); ``layer`` the family's label;
     ``recoverable`` the verdict for ``api`` (``""`` for other layers and symptoms, which have none);
     ``advice`` the remedy of an LLM DataDist code, else the check to make first, and ``advice_kind``
-    says which (``remedy`` or ``check``); ``likely`` the code a symptom stands for.
+    says which (``remedy``, ``check``, or ``pointer``: where an earlier row gave it, see
+    :class:`AdviceOnce`); ``likely`` the code a symptom stands for.
     """
 
     line_no: int
@@ -71,7 +72,7 @@ class HitRow:
 
     @property
     def remedy(self) -> str:
-        """The remedy (empty for a row whose advice is a check)."""
+        """The remedy (empty for a row whose advice is a check or a pointer to an earlier row)."""
         return self.advice if self.advice_kind == "remedy" else ""
 
     @classmethod
@@ -162,3 +163,33 @@ def report_notes(hits: list[Hit], lang: str) -> list[str]:
     out += [f"{layer_label(family, lang)} ({label('not LLM DataDist', lang)}): "
             + ", ".join(f"{n} × {name}" for name, n in counts.items()) for family, counts in report.other.items()]
     return out
+
+
+class AdviceOnce:
+    """What to do is said once per name in a report: the first row of a code, symptom or other
+    layer's code gives its remedy or check, later rows point at that row (a log repeating a failure
+    a thousand times used to repeat its remedy a thousand times)."""
+
+    def __init__(self) -> None:
+        self._first: dict[tuple[str, str, str | None], str] = {}
+
+    def first_at(self, row: HitRow, where: str) -> str | None:
+        """Where ``row``'s advice was given already (None: ``row`` gives it, at ``where``)."""
+        key = (row.kind, row.name, row.api)
+        if key not in self._first:
+            self._first[key] = where
+            return None
+        return self._first[key]
+
+    def shorten(self, row: HitRow, where: str, lang: str) -> HitRow:
+        """``row``, or ``row`` with its advice replaced by a pointer to the row that gave it."""
+        from dataclasses import replace
+
+        from ..render.labels import label
+
+        given = self.first_at(row, where) if row.advice else None
+        if given is None:
+            return row
+        pointer = label("remedy as at {where}" if row.advice_kind == "remedy" else "check as at {where}",
+                        lang, where=given)
+        return replace(row, advice=pointer, advice_kind="pointer")

@@ -14,14 +14,15 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..registry.model import Registry, StatusCode
 
-#: Calls a short card lists per engine (a terminal's first screen); None: all of them.
-SHORT_CALLS = 6
+#: Calls a short card lists per engine (a terminal's first screen: none); None: all of them.
+SHORT_CALLS = 0
 
 
 def origin_rows(code: StatusCode, lang: str, registry: Registry | None = None,
                 calls: int | None = None) -> list[tuple[str, str]]:
     """``(label, text)`` rows in ``lang``; a row with an empty label is a sentence of its own.
-    ``calls`` cuts each engine's list of calls to that many and says how many more there are."""
+    ``calls`` set (a short card): the engines that return the code on one row without their calls,
+    and no other libraries' spellings."""
     from ..render.labels import api_label, label
 
     out: list[tuple[str, str]] = []
@@ -29,13 +30,13 @@ def origin_rows(code: StatusCode, lang: str, registry: Registry | None = None,
         act = facts.action(view, lang)
         if act is not None:
             target = act["setting"] or act["field"]
-            out.append((f"{label('Action', lang)} ({api_label(view.api)})",
-                        f"{act['immediate']}, {label('then', lang)} {act['investigate']}"
-                        + (f" ({target})" if target else "")))
+            steps = act["immediate"] if act["immediate"] == act["investigate"] else \
+                f"{act['immediate']}, {label('then', lang)} {act['investigate']}"
+            out.append((f"{label('Action', lang)} ({api_label(view.api)})", steps + (f" ({target})" if target else "")))
     out += _engine_rows(code, lang, registry, calls)
     for b in facts.becomes(code, lang):
         out.append((label("Reported as", lang), f"{b['code']} ({b['via']})"))
-    names = [b["qualified"] for b in facts.bindings(code, registry, lang)]
+    names = [b["qualified"] for b in facts.bindings(code, registry, lang)] if calls is None else []
     if names:
         out.append((label("Other spellings", lang), ", ".join(dict.fromkeys(names))))
     return out
@@ -59,13 +60,17 @@ def _engine_rows(code: StatusCode, lang: str, registry: Registry | None, calls: 
     never = facts.never_returned_in(code, registry)
     returned = [m for row in rows if row["returned"] for m in row["modes"]]
     if never and returned:
-        out.append(("", label("In {never} mode this code is never returned: you are on the {returned} engine.",
+        out.append(("", label("In {never} mode this code is never returned: if you see it, you are on the {returned} engine.",
                               lang, never=" / ".join(never), returned=" / ".join(dict.fromkeys(returned)))))
+    if calls is not None:  # a short card: the engines that return it on one row, their calls in --full
+        returning = [row["label"] for row in rows if row["returned"]]
+        if returning:
+            out.append((label("Returned by", lang), "; ".join(returning)))
     for row in rows:
         if row["returned"]:
-            shown = row["calls"] if calls is None or len(row["calls"]) <= calls + 1 else [
-                *row["calls"][:calls], label("{n} more", lang, n=len(row["calls"]) - calls)]
-            what = ", ".join(shown)
+            if calls is not None:
+                continue
+            what = ", ".join(row["calls"])
         else:
             what = label("never returned", lang) + (
                 f" ({label('reports {name} instead', lang, name=row['folded_into'])})" if row["folded_into"] else "")

@@ -441,7 +441,8 @@ LAYERS_LOG = (
 )
 #: The facts every face must carry for LAYERS_LOG: codes, symptom, family, first failure, the checks.
 LAYERS_FACTS = ("LLM_LINK_FAILED", "hccl-ranktable-devid-mismatch", "HCCL_E_UNAVAIL", "HCCL", "0x5010B070",
-                "First failure per process", "npu-smi info", "local devId", "likely a consequence of LLM_LINK_FAILED")
+                "First failure per process", "npu-smi info", "local devId", "likely a consequence of LLM_LINK_FAILED",
+                "after hccl-ranktable-devid-mismatch")
 
 
 def test_every_notebook_output_carries_the_same_facts(ip):

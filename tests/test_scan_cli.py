@@ -102,12 +102,18 @@ def test_text_markdown_and_json_carry_the_same_facts(tmp_path):
     faces["json"] = " ".join(json.dumps(json.loads(line), ensure_ascii=False) for line in faces["json"].splitlines())
     for face, out in faces.items():
         # JSON says the sentences as fields: a first failure is in --summary, a consequence is a key.
-        facts = [f for f in LAYERS_FACTS if not (face == "json" and f.startswith(("First failure", "likely")))]
+        facts = [f for f in LAYERS_FACTS if not (face == "json" and f.startswith(("First failure", "likely", "after")))]
         if face == "json":
             facts.append('"likely_consequence_of": {"file": "' + str(log))
         missing = [f for f in facts if f not in out]
         assert not missing, (face, missing)
         assert "<code>ranktable config devId[</code>" not in out
+    # The first failure says what its process logged before it: the HCCL symptom, with its check.
+    summary = json.loads(run("--lang", "en", "--summary", "--json", str(log)).stdout)
+    assert summary["first_failures"][0]["after"] == {"line": 1, "name": "hccl-ranktable-devid-mismatch",
+                                                     "family": "llm_datadist", "kind": "symptom"}
+    text = run("--lang", "en", "--summary", str(log)).stdout.decode()
+    assert "after hccl-ranktable-devid-mismatch (symptom) at line 1: Check: HCCL found another device ID" in text
 
 
 def test_a_streaming_scan_gives_each_remedy_once():
@@ -125,7 +131,8 @@ def test_symptoms_and_other_layers_give_their_check_once_too(tmp_path):
     log = tmp_path / "repeated.log"
     log.write_text(LAYERS_LOG * 300, encoding="utf-8")
     text = run("--lang", "en", str(log)).stdout.decode()
-    assert text.count("HCCL found another device ID") == 1 and text.count("Compare each device_id") == 1
+    # Once at its first hit, once more under the first failure it came before.
+    assert text.count("HCCL found another device ID") == 2 and text.count("Compare each device_id") == 1
     assert text.count(f"check as at {log}:1") == 299 + 49  # the symptom's later hits, the 49 more listed HCCL ones
     markdown = run("--lang", "en", "--format", "markdown", str(log)).stdout.decode()
-    assert markdown.count("HCCL found another device ID") == 1 and markdown.count("npu-smi info") == 1
+    assert markdown.count("HCCL found another device ID") == 2 and markdown.count("npu-smi info") == 2

@@ -287,7 +287,8 @@ class MarkdownFormat(Format):
         counts = [(name, n) for name, n in report.counts.most_common()]
         counts += [(f"{name} ({family}, not LLM DataDist)", n) for family, c in report.other.items()
                    for name, n in c.most_common()]
-        first = markdown.first_failures([(_named(f), h) for f, h in report.first.values()], self.lang)
+        first = markdown.first_failures([(_named(f), h, report.preceded.get(key))
+                                         for key, (f, h) in report.first.items()], self.lang)
         return ("\n" if self._scan_started else "") + first + markdown.summary(counts, self.lang)
 
 

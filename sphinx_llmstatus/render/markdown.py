@@ -209,20 +209,24 @@ def hit_row(row: HitRow, lang: str, *, file: str | None = None,
     return _row(cells)
 
 
-def first_failures(items: Sequence[tuple[str, Hit]], lang: str) -> str:
-    """``**First failure per process:**`` and one item per ``(file, hit)`` (file, line, process,
-    code, remedy), then a blank line; empty when ``items`` is."""
+def first_failures(items: Sequence[tuple[str, Hit, Hit | None]], lang: str) -> str:
+    """``**First failure per process:**`` and one item per ``(file, hit, earlier)`` (file, line,
+    process, code, remedy, and what it came after), then a blank line; empty when ``items`` is."""
     if not items:
         return ""
     from ..scan.report import hit_name, hit_view
     from .text import process_label
 
     out = [f"**{esc(label('First failure per process', lang))}:**", ""]
-    for file, hit in items:
+    from ..view.hits import after_note
+
+    for file, hit, earlier in items:
         view = hit_view(hit)
         remedy = f": {rich(view.remedy.get(lang))}" if view is not None else ""
         out.append(f"- {esc(f'{file}:{hit.line_no}')} {esc(process_label(hit.process, lang))} "
                    f"{_code(hit_name(hit))}{remedy}")
+        if earlier is not None:
+            out.append(f"  - {esc(after_note(earlier, lang))}")
     return "\n".join(out) + "\n\n"
 
 

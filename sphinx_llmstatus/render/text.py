@@ -401,11 +401,16 @@ def report_summary(report: Report, lang: str, color: bool = False, stdin: str = 
     lines = []
     if report.first:
         lines.append(style(label("First failure per process", lang), "bold", color=color) + ":")
-        for file, hit in report.first.values():
+        from ..view.hits import after_note
+
+        for key, (file, hit) in report.first.items():
             view = hit_view(hit)
             remedy = plain(view.remedy.get(lang)) if view is not None else ""
             lines.append(f"  {stdin if file == '-' else file}:{hit.line_no}  {process_label(hit.process, lang)}  "
                          f"{style(hit_name(hit), 'red', 'bold', color=color)}" + (f": {remedy}" if remedy else ""))
+            earlier = report.preceded.get(key)
+            if earlier is not None:  # the layer below often failed first: say so, with its check
+                lines.append("    " + log_safe(after_note(earlier, lang)))
     keys = {name: (name, report.codes[name].value) for name in report.counts}
     lines.append(summary({keys[n]: c for n, c in report.counts.items()},
                          {keys[n]: report.codes[n].code for n in report.counts}, lang, color))

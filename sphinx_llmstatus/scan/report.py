@@ -58,15 +58,20 @@ class Report:
         self.symptoms: Counter[str] = Counter()
         self.consequences: Counter[str] = Counter()
         self.codes: dict[str, Hit] = {}
+        #: (file, process) -> the last symptom, else the last other layer's code, seen before the
+        #: process's first failure; then the one its first failure came after (``preceded``).
+        self._before: dict[tuple[str, str | None], Hit] = {}
+        self.preceded: dict[tuple[str, str | None], Hit] = {}
 
     def add(self, file: str, hit: Hit) -> tuple[str, Hit] | None:
         """Count ``hit`` (found in ``file``); return ``(file, first failure)`` when it is a likely consequence of it."""
         name = hit_name(hit)
-        if hit.kind == "symptom":
-            self.symptoms[name] += 1
-            return None
-        if not hit.is_llm_datadist:
-            self.other.setdefault(hit.family, Counter())[name] += 1
+        if hit.kind == "symptom" or not hit.is_llm_datadist:
+            self._note_before(file, hit)
+            if hit.kind == "symptom":
+                self.symptoms[name] += 1
+            else:
+                self.other.setdefault(hit.family, Counter())[name] += 1
             return None
         self.counts[name] += 1
         self.codes.setdefault(name, hit)
@@ -76,11 +81,24 @@ class Report:
         first = self.first.get(key)
         if first is None:
             self.first[key] = (file, hit)
+            earlier = self._before.pop(key, None)
+            if earlier is not None:
+                self.preceded[key] = earlier
             return None
         if is_generic(hit) and not is_generic(first[1]):
             self.consequences[name] += 1
             return first
         return None
+
+    def _note_before(self, file: str, hit: Hit) -> None:
+        """Remember ``hit`` (a symptom or another layer's code) while its process has no failure yet:
+        a symptom is kept over a bare code, since it says what to check."""
+        key = (file, hit.process)
+        if key in self.first:
+            return
+        kept = self._before.get(key)
+        if kept is None or hit.kind == "symptom" or kept.kind != "symptom":
+            self._before[key] = hit
 
     @property
     def failures(self) -> int:
@@ -88,9 +106,18 @@ class Report:
         return sum(n for name, n in self.counts.items() if not self.codes[name].is_success)
 
     def first_failures(self) -> list[dict[str, object]]:
-        """``[{file, line, name, process}]`` in order of appearance."""
-        return [{"file": f, "line": h.line_no, "name": hit_name(h), "process": h.process}
-                for f, h in self.first.values()]
+        """``[{file, line, name, process}]`` in order of appearance, with ``after: {line, name, family}``
+        when the process logged a symptom or another layer's code before it (the layer below
+        that failed first, as often as not)."""
+        out: list[dict[str, object]] = []
+        for key, (f, h) in self.first.items():
+            item: dict[str, object] = {"file": f, "line": h.line_no, "name": hit_name(h), "process": h.process}
+            earlier = self.preceded.get(key)
+            if earlier is not None:
+                item["after"] = {"line": earlier.line_no, "name": hit_name(earlier), "family": earlier.family,
+                                 "kind": earlier.kind}
+            out.append(item)
+        return out
 
     def as_dict(self) -> dict[str, object]:
         """The JSON summary object (``llmstatus scan --summary --json``)."""

@@ -157,8 +157,11 @@ def report_notes(hits: list[Hit], lang: str) -> list[str]:
                 "(likely a consequence of {name} at {where})", lang, name=hit_name(cause[1]),
                 where=f"{line} {cause[1].line_no}"))
     first = label("First failure per process", lang)
-    out = [f"{first}: {line} {f['line']} {f['name']}, {process_label(str(f['process'] or ''), lang)}"
-           for f in report.first_failures()]
+    out = []
+    for key, (_file, hit) in report.first.items():
+        out.append(f"{first}: {line} {hit.line_no} {hit_name(hit)}, {process_label(hit.process, lang)}")
+        if key in report.preceded:
+            out.append(after_note(report.preceded[key], lang))
     out += followed
     out += [f"{layer_label(family, lang)} ({label('not LLM DataDist', lang)}): "
             + ", ".join(f"{n} × {name}" for name, n in counts.items()) for family, counts in report.other.items()]
@@ -193,3 +196,15 @@ class AdviceOnce:
         pointer = label("remedy as at {where}" if row.advice_kind == "remedy" else "check as at {where}",
                         lang, where=given)
         return replace(row, advice=pointer, advice_kind="pointer")
+
+
+def after_note(earlier: Hit, lang: str) -> str:
+    """What a first failure came after in its process, and what to check about it: ``after
+    symptom hccl-ranktable-devid-mismatch at line 1: check: HCCL found ...`` (Report.preceded)."""
+    from ..render.labels import label
+    from ..render.text import plain
+
+    row = HitRow.from_hit(earlier, lang)
+    what = f"{row.name} ({row.qualifier(lang)})" if row.qualifier(lang) else row.name
+    check = f": {row.advice_label(lang)}: {plain(row.advice)}" if row.advice else ""
+    return label("after {what} at line {line}", lang, what=what, line=earlier.line_no) + check

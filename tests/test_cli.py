@@ -786,3 +786,11 @@ def test_a_code_lookup_does_not_import_argparse():
             " 'sphinx_llmstatus.registry.schema' in sys.modules, file=sys.stderr)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stderr.split() == ["0", "False", "False", "False"]
+
+
+def test_an_empty_code_is_a_usage_error_and_a_huge_search_is_cut():
+    # A new user's findings (issue 24): `llmstatus ''` exited 1, a 130 KB search word came back whole.
+    p = run("")
+    assert p.returncode == 2 and "give a CODE" in err(p)
+    p = run("search", "x" * 130_000)
+    assert p.returncode == 1 and len(err(p)) < 300 and "(130000 characters)" in err(p)

@@ -186,3 +186,12 @@ def test_latex_show_urls_is_not_doubled(project):
     tex = read(app, "*.tex")
     assert r"(\sphinxurl{" + VENDOR not in tex  # Sphinx's own footnotes name the URL
     assert r"\sphinxnolinkurl{" + VENDOR in tex or r"\sphinxurl{" + VENDOR in tex
+
+
+def test_the_index_names_a_python_entry_as_python_readers_know_it(project):
+    # A new user's finding (issue 24): genindex named the :api: python entry LLM_WAIT_PROC_TIMEOUT.
+    app = project({"index.rst": "T\n=\n\n.. llm-status:: LLM_WAIT_PROCESS_TIMEOUT\n   :api: python\n"},
+                  buildername="html", freshenv=True)
+    genindex = (app.outdir / "genindex.html").read_text(encoding="utf-8")
+    assert "LLM_WAIT_PROCESS_TIMEOUT (LLM DataDist status code)" in genindex
+    assert 'href="index.html#LLM_WAIT_PROCESS_TIMEOUT"' in genindex

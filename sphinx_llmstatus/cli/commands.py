@@ -58,6 +58,9 @@ def cmd_lookup(args: Args, registry: Registry, fmt: Format) -> int:
     status = EXIT_OK
     found: list[tuple[str, Any]] = []
     failures: list[UnknownStatusCode] = []
+    if not any(query.strip() for query in args.codes):
+        error("give a CODE (llmstatus CODE; llmstatus -h for help)")
+        return EXIT_USAGE
     for query in args.codes:
         try:
             found.append((query, lookup(query, registry)))
@@ -77,7 +80,7 @@ def cmd_lookup(args: Args, registry: Registry, fmt: Format) -> int:
 
 
 def cmd_search(args: Args, registry: Registry, fmt: Format) -> int:
-    from ..registry.lookup import search
+    from ..registry.lookup import quoted, search
 
     query = " ".join(args.text)
     if not query.strip():  # no word would match every code
@@ -86,7 +89,7 @@ def cmd_search(args: Args, registry: Registry, fmt: Format) -> int:
     codes = search(query, registry)
     write(sys.stdout, fmt.codes(codes, api=None))
     if not codes:
-        error(f"no code matches {query!r}")
+        error(f"no code matches {quoted(query)}")  # a huge query is cut, as a lookup's is
         return EXIT_FOUND
     return EXIT_OK
 

@@ -108,7 +108,7 @@ class UnknownStatusCode(LookupError):
             else:
                 msg = f"{shown} is not an LLM DataDist status code (does not fit in 32 bits)"
         else:
-            msg = f"unknown LLM DataDist status code {_quoted(self.query)}"
+            msg = f"unknown LLM DataDist status code {quoted(self.query)}"
             foreign = _foreign_letters(self.query)
             if foreign:
                 msg += ": it contains " + ", ".join(foreign) + ", not an ASCII letter"
@@ -117,7 +117,7 @@ class UnknownStatusCode(LookupError):
         return msg
 
 
-def _quoted(text: str) -> str:
+def quoted(text: str) -> str:
     """``text`` in quotes for a one-line message: bytes that were not UTF-8 (surrogate escapes
     from the command line) as ``\\xff``, the way file names are shown; other characters that
     do not print (controls) escaped as ``repr`` does."""

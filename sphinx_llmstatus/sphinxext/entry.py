@@ -127,21 +127,22 @@ class StatusDirective(ObjectDescription[str]):
             project_lang = settings(self.env.config).project_lang
             # in the project's language, as the index is
             kind = label(N_("LLM DataDist status code"), project_lang, project_lang)
-            main = f"{name} ({kind})"
+            main = f"{shown} ({kind})"  # the spelling the entry shows (Python's, for Python readers)
+            target = signode["ids"][0] if signode["ids"] else name
             entries = self.indexnode["entries"]
-            entries.append(("single", main, name, "main", None))
+            entries.append(("single", main, target, "main", None))
             # Sphinx's full-text search drops all-digit words and its search page
             # skips all-digit query terms: index entries are how a reader who
             # only has `1343270921` (or 5010b009, or the other API's spelling) finds it.
             # "main" entries: the search page lists them with the best results, where
             # other entries come after every page that merely mentions the number.
-            for form in (*code.number_forms, *(s for s in code.spellings if s != name)):
-                entries.append(("single", f"{form}; {name}", name, "main", None))
+            for form in (*code.number_forms, *(s for s in code.spellings if s != shown)):
+                entries.append(("single", f"{form}; {shown}", target, "main", None))
             # And its meaning, as typed (`建链失败`): the search page ranks an index entry the query
             # covers at least half of above every full-text hit, so the code's page comes first.
             view = code.python or code.cpp
             if view is not None:
-                entries.append(("single", f"{headline(view.meaning.get(project_lang))}; {name}", name, "main", None))
+                entries.append(("single", f"{headline(view.meaning.get(project_lang))}; {shown}", target, "main", None))
 
     def transform_content(self, content_node: addnodes.desc_content) -> None:
         if self.code is None:

@@ -72,8 +72,11 @@ def _links(found: list[dict[str, Any]]) -> list[nodes.Node]:
 
 
 def _action(renderer: Renderer, view: ApiView, act: dict[str, Any]) -> nodes.definition_list_item:
+    from ..view.origins import ACTION_WORDS
+
     target = act["setting"] or act["field"]
-    text = (f"{renderer._(N_('now'))}: {act['immediate']}; {renderer._(N_('then'))}: {act['investigate']}"
+    now, then = (renderer._(ACTION_WORDS.get(w, w)) for w in (act["immediate"], act["investigate"]))
+    text = (f"{renderer._(N_('now'))}: {now}; {renderer._(N_('then'))}: {then}"
             + (f" ({target})" if target else "") + " ")
     return _item(f"{renderer._(N_('Action'))} ({_API_LABEL[view.api]})",
                  [paragraph([nodes.Text(text), *_links(act["sources"])])])

@@ -8,11 +8,20 @@ terminal showed it (issue 24); now each lays out the same ``(label, text)`` rows
 
 from __future__ import annotations
 
+from ..render.labels import N_
 from . import code as facts
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..registry.model import Registry, StatusCode
+
+#: The action vocabulary (registry/model.py ACTIONS) as a reader sees it: the keys themselves in
+#: English, translated in Chinese (the keys stay in JSON, for automation).
+ACTION_WORDS = {
+    "none": N_("nothing"), "retry": N_("retry"), "relink": N_("relink"), "raise-setting": N_("raise-setting"),
+    "free-or-resize-pool": N_("free-or-resize-pool"), "fix-config": N_("fix-config"), "fix-call": N_("fix-call"),
+    "restart-process": N_("restart-process"), "collect-and-escalate": N_("collect-and-escalate"),
+}
 
 #: Calls a short card lists per engine (a terminal's first screen: none); None: all of them.
 SHORT_CALLS = 0
@@ -30,8 +39,8 @@ def origin_rows(code: StatusCode, lang: str, registry: Registry | None = None,
         act = facts.action(view, lang)
         if act is not None:
             target = act["setting"] or act["field"]
-            steps = act["immediate"] if act["immediate"] == act["investigate"] else \
-                f"{act['immediate']}, {label('then', lang)} {act['investigate']}"
+            now, then = (label(ACTION_WORDS.get(w, w), lang) for w in (act["immediate"], act["investigate"]))
+            steps = now if now == then else f"{now}, {label('then', lang)} {then}"
             out.append((f"{label('Action', lang)} ({api_label(view.api)})", steps + (f" ({target})" if target else "")))
     out += _engine_rows(code, lang, registry, calls)
     for b in facts.becomes(code, lang):

@@ -191,7 +191,10 @@ class TextFormat(Format):
             head += (text.style(label("Other layers (not LLM DataDist; the exit status ignores them)", self.lang),
                                "bold", color=self.color) + ":\n" + "\n".join(self._other) + "\n"
                     + ("… " + label("{n} more not shown", self.lang, n=more) + "\n" if more > 0 else ""))
-        return head + text.report_summary(report, self.lang, self.color, stdin=STDIN_LABEL) + "\n"
+        from ..view.hits import after_note
+
+        after = {key: after_note(hit, self.lang) for key, hit in report.preceded.items()}
+        return head + text.report_summary(report, self.lang, self.color, stdin=STDIN_LABEL, after=after) + "\n"
 
 
 class JsonFormat(Format):
@@ -287,7 +290,10 @@ class MarkdownFormat(Format):
         counts = [(name, n) for name, n in report.counts.most_common()]
         counts += [(f"{name} ({family}, not LLM DataDist)", n) for family, c in report.other.items()
                    for name, n in c.most_common()]
-        first = markdown.first_failures([(_named(f), h, report.preceded.get(key))
+        from ..view.hits import after_note
+
+        first = markdown.first_failures([(_named(f), h, after_note(report.preceded[key], self.lang)
+                                          if key in report.preceded else None)
                                          for key, (f, h) in report.first.items()], self.lang)
         return ("\n" if self._scan_started else "") + first + markdown.summary(counts, self.lang)
 

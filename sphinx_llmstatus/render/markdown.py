@@ -209,8 +209,8 @@ def hit_row(row: HitRow, lang: str, *, file: str | None = None,
     return _row(cells)
 
 
-def first_failures(items: Sequence[tuple[str, Hit, Hit | None]], lang: str) -> str:
-    """``**First failure per process:**`` and one item per ``(file, hit, earlier)`` (file, line,
+def first_failures(items: Sequence[tuple[str, Hit, str | None]], lang: str) -> str:
+    """``**First failure per process:**`` and one item per ``(file, hit, after)`` (file, line,
     process, code, remedy, and what it came after), then a blank line; empty when ``items`` is."""
     if not items:
         return ""
@@ -218,15 +218,13 @@ def first_failures(items: Sequence[tuple[str, Hit, Hit | None]], lang: str) -> s
     from .text import process_label
 
     out = [f"**{esc(label('First failure per process', lang))}:**", ""]
-    from ..view.hits import after_note
-
-    for file, hit, earlier in items:
+    for file, hit, after in items:
         view = hit_view(hit)
         remedy = f": {rich(view.remedy.get(lang))}" if view is not None else ""
         out.append(f"- {esc(f'{file}:{hit.line_no}')} {esc(process_label(hit.process, lang))} "
                    f"{_code(hit_name(hit))}{remedy}")
-        if earlier is not None:
-            out.append(f"  - {esc(after_note(earlier, lang))}")
+        if after is not None:
+            out.append(f"  - {esc(after)}")
     return "\n".join(out) + "\n\n"
 
 

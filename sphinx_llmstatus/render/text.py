@@ -392,25 +392,24 @@ def summary(counts: Mapping[tuple[str, int | None], int], codes: Mapping[tuple[s
     return "\n".join(out)
 
 
-def report_summary(report: Report, lang: str, color: bool = False, stdin: str = "-") -> str:
+def report_summary(report: Report, lang: str, color: bool = False, stdin: str = "-",
+                   after: Mapping[tuple[str, str | None], str] | None = None) -> str:
     """The end of a text scan: first failure per process (with its remedy), the per-code
     :func:`summary`, how many generic codes are likely consequences, other layers, symptoms.
-    ``stdin`` is how standard input (file ``-`` in the report) is named."""
+    ``stdin`` is how standard input (file ``-`` in the report) is named; ``after`` says, per first
+    failure's key, what its process logged before it (view.hits.after_note)."""
     from ..scan.report import hit_name, hit_view
 
     lines = []
     if report.first:
         lines.append(style(label("First failure per process", lang), "bold", color=color) + ":")
-        from ..view.hits import after_note
-
         for key, (file, hit) in report.first.items():
             view = hit_view(hit)
             remedy = plain(view.remedy.get(lang)) if view is not None else ""
             lines.append(f"  {stdin if file == '-' else file}:{hit.line_no}  {process_label(hit.process, lang)}  "
                          f"{style(hit_name(hit), 'red', 'bold', color=color)}" + (f": {remedy}" if remedy else ""))
-            earlier = report.preceded.get(key)
-            if earlier is not None:  # the layer below often failed first: say so, with its check
-                lines.append("    " + log_safe(after_note(earlier, lang)))
+            if after and key in after:  # the layer below often failed first: say so, with its check
+                lines.append("    " + log_safe(after[key]))
     keys = {name: (name, report.codes[name].value) for name in report.counts}
     lines.append(summary({keys[n]: c for n, c in report.counts.items()},
                          {keys[n]: report.codes[n].code for n in report.counts}, lang, color))

@@ -181,12 +181,11 @@ def _number(code: StatusCode) -> str:
 
 def _where_it_comes_from(code: StatusCode, lang: str, registry: Registry | None, width: int = WIDTH,
                          full: bool = True) -> list[str]:
-    """The rows of :func:`..view.origins.origin_rows`, one filled line each (a short card cuts the
-    engines' lists of calls)."""
-    from ..view.origins import SHORT_CALLS, origin_rows
+    """The rows of :func:`..view.origins.origin_rows`, one filled line each (short unless ``full``)."""
+    from ..view.origins import origin_rows
 
     out: list[str] = []
-    for name, text in origin_rows(code, lang, registry, calls=None if full else SHORT_CALLS):
+    for name, text in origin_rows(code, lang, registry, short=not full):
         out += fill(f"  {name}: " if name else "  ", text, width, lang, hang=6 if name else 2)
     return out
 
@@ -205,10 +204,10 @@ def _checklist(code: StatusCode, lang: str, color: bool, full: bool, width: int)
     found = causes(code)
     if found:
         out.append("  " + style(label("Causes and checks", lang), "bold", color=color) + ":")
+    # Short: the first sentence of each (the whole texts are one --full away).
+    cut = (lambda text: text) if full else first_sentence
     for apis, cause in found if full else found[:TOP_CAUSES]:
         where = applies_to(cause, apis, len(code.views))
-        # Short: the first sentence of each (the whole texts are one --full away).
-        cut = (lambda text: text) if full else first_sentence
         out += fill("    [ ] ", cut(plain(cause.when.get(lang))) + (f" ({where})" if where else ""), width, lang)
         out += _wrap(label("Check", lang), cut(plain(cause.check.get(lang))), lang, 8, width)
         if full:

@@ -93,11 +93,10 @@ class HitRow:
 
 
 def layer_label(family: str, lang: str) -> str:
-    """The display name of a family (``hixl``: ``HIXL/ADXL``), from the packaged registry."""
-    from ..registry.packaged import default_registry
+    """The display name of a family (``hixl``: ``HIXL/ADXL``)."""
+    from ..render.labels import family_label
 
-    found = default_registry().families.get(family)
-    return found.label.get(lang) if found is not None else family
+    return family_label(family, lang)
 
 
 def hit_kind(hit: Hit) -> str:
@@ -141,8 +140,9 @@ def _advice(hit: Hit, kind: str, view: object, lang: str) -> tuple[str, str]:
 
 def report_notes(hits: list[Hit], lang: str) -> list[str]:
     """What a scan report says after its rows, one sentence each, in ``lang``: the first failure
-    of each process, the likely consequences of it, then each other layer's codes. The notebook's text, HTML and Markdown all
-    show these lines (the HTML and Markdown used to leave them out)."""
+    of each process (and what it came after), the likely consequences of it, then each other
+    layer's codes. The notebook's text, HTML and Markdown all show these lines (the HTML and
+    Markdown used to leave them out)."""
     from ..render.labels import label
     from ..render.text import process_label
     from ..scan.report import Report

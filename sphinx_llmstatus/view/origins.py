@@ -23,15 +23,12 @@ ACTION_WORDS = {
     "restart-process": N_("restart-process"), "collect-and-escalate": N_("collect-and-escalate"),
 }
 
-#: Calls a short card lists per engine (a terminal's first screen: none); None: all of them.
-SHORT_CALLS = 0
-
 
 def origin_rows(code: StatusCode, lang: str, registry: Registry | None = None,
-                calls: int | None = None) -> list[tuple[str, str]]:
+                short: bool = False) -> list[tuple[str, str]]:
     """``(label, text)`` rows in ``lang``; a row with an empty label is a sentence of its own.
-    ``calls`` set (a short card): the engines that return the code on one row without their calls,
-    and no other libraries' spellings."""
+    ``short`` (a terminal's first screen): the engines that return the code on one row without
+    their calls, and no other libraries' spellings."""
     from ..render.labels import api_label, label
 
     out: list[tuple[str, str]] = []
@@ -42,10 +39,10 @@ def origin_rows(code: StatusCode, lang: str, registry: Registry | None = None,
             now, then = (label(ACTION_WORDS.get(w, w), lang) for w in (act["immediate"], act["investigate"]))
             steps = now if now == then else f"{now}, {label('then', lang)} {then}"
             out.append((f"{label('Action', lang)} ({api_label(view.api)})", steps + (f" ({target})" if target else "")))
-    out += _engine_rows(code, lang, registry, calls)
+    out += _engine_rows(code, lang, registry, short)
     for b in facts.becomes(code, lang):
         out.append((label("Reported as", lang), f"{b['code']} ({b['via']})"))
-    names = [b["qualified"] for b in facts.bindings(code, registry, lang)] if calls is None else []
+    names = [] if short else [b["qualified"] for b in facts.bindings(code, registry, lang)]
     if names:
         out.append((label("Other spellings", lang), ", ".join(dict.fromkeys(names))))
     return out
@@ -61,7 +58,7 @@ def layer_row(code: StatusCode, lang: str, registry: Registry | None = None) -> 
     return label("Layer", lang), f"{facts.family(code, registry, lang)['label']} ({label('not LLM DataDist', lang)})"
 
 
-def _engine_rows(code: StatusCode, lang: str, registry: Registry | None, calls: int | None) -> list[tuple[str, str]]:
+def _engine_rows(code: StatusCode, lang: str, registry: Registry | None, short: bool) -> list[tuple[str, str]]:
     from ..render.labels import label
 
     rows = facts.engines(code, registry, lang)
@@ -71,13 +68,13 @@ def _engine_rows(code: StatusCode, lang: str, registry: Registry | None, calls: 
     if never and returned:
         out.append(("", label("In {never} mode this code is never returned: if you see it, you are on the {returned} engine.",
                               lang, never=" / ".join(never), returned=" / ".join(dict.fromkeys(returned)))))
-    if calls is not None:  # a short card: the engines that return it on one row, their calls in --full
+    if short:  # the engines that return it on one row, their calls in --full
         returning = [row["label"] for row in rows if row["returned"]]
         if returning:
             out.append((label("Returned by", lang), "; ".join(returning)))
     for row in rows:
         if row["returned"]:
-            if calls is not None:
+            if short:
                 continue
             what = ", ".join(row["calls"])
         else:

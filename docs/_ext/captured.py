@@ -35,6 +35,7 @@ CLI_EXAMPLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("lookup-name", ("LLM_LINK_FAILED",)),
     ("lookup-numbers", ("5010b009", "-1")),
     ("lookup-json", ("--json", "LLM_TIMEOUT")),
+    ("lookup-full", ("--full", "LLM_UNLINK_FAILED")),
     ("not-llm", ("0x50100001",)),
     ("typo", ("LLM_LINK_FAILD",)),
     ("search", ("search", "link", "network")),

@@ -646,6 +646,7 @@ def test_lookup_prints_causes_as_a_checklist():
         assert f"{n_causes - 3} more causes, the fixes, settings and sources: llmstatus --full {code.name}" in short
 
 
+@pytest.mark.slow  # one process per code
 def test_a_lookup_reads_in_one_screen_and_fits_the_width():
     # Issue 24: `llmstatus 0x5010B009` printed 62 lines, cause lines up to 404 characters.
     for name in _codes_with_causes():
@@ -671,6 +672,7 @@ def test_lookup_json_says_which_engine_returns_the_code():
             in " ".join(text.split()))  # filled to the width
 
 
+@pytest.mark.slow  # one process per code
 def test_lookup_json_has_causes_settings_and_frameworks():
     for name in _codes_with_causes():
         (entry,) = json.loads(out(run(name, "--json")))

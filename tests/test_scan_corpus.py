@@ -48,6 +48,7 @@ def test_corpus_file(log):
     assert code == (1 if any(r.get("failure") for r in rows) else 0)
 
 
+@pytest.mark.slow  # every corpus log through a pipe with each engine: ~11 s
 @pytest.mark.parametrize("engine", ["python", "hyperscan"])
 def test_corpus_both_engines_and_pipe(engine):
     from sphinx_llmstatus.scan.prefilter import available

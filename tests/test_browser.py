@@ -513,3 +513,24 @@ def test_entry_sections_fold_and_open_for_print(sites, open_page):
     page.evaluate("() => window.dispatchEvent(new Event('beforeprint'))")
     assert all(page.evaluate("() => [...document.querySelectorAll('details.llmstatus-fold')].map(d => d.open)"))
     screenshot(page, "entry-folded")
+
+
+def test_the_notebook_report_gives_the_log_line_room(browser):
+    # Issue 24: in Jupyter the "Log line" column was ~20 characters wide and broke `ErrorNo` apart.
+    from test_magic import LAYERS_LOG
+
+    from sphinx_llmstatus.magic.results import ScanResult
+    from sphinx_llmstatus.scan import scan_text
+
+    result = ScanResult(list(scan_text(LAYERS_LOG)), "en", text=LAYERS_LOG)
+    context = browser.new_context(viewport={"width": 1000, "height": 800})
+    page = context.new_page()
+    page.set_content(f"<html><body>{result.html()}</body></html>")
+    cells = page.evaluate("""() => [...document.querySelectorAll('td code')].filter(c => c.innerText.includes('ErrorNo'))
+      .map(c => {
+        const text = c.firstChild, range = document.createRange(), at = text.data.indexOf('ErrorNo');
+        range.setStart(text, at); range.setEnd(text, at + 'ErrorNo'.length);
+        return {width: c.getBoundingClientRect().width, rects: range.getClientRects().length};
+      })""")
+    context.close()
+    assert cells and all(c["width"] >= 300 and c["rects"] == 1 for c in cells), cells

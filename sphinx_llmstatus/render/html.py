@@ -288,7 +288,10 @@ def hits_table(
         body.append(
             "<tr>"
             + _td(esc(row.line_no), f";font-family:{_MONO}")
-            + _td(f'<code style="font-family:{_MONO};white-space:pre-wrap;word-break:break-all">{esc(row.line)}</code>')
+            # A column wide enough to read a log line (a long remedy beside it squeezed it to ~20
+            # characters), broken at spaces first and inside a word only when one does not fit.
+            + _td(f'<code style="font-family:{_MONO};white-space:pre-wrap;overflow-wrap:anywhere;'
+                  f'display:inline-block;min-width:min(48ch,60vw)">{esc(row.line)}</code>')
             + _td(code_cell)
             + _td(badge(row.recoverable, lang) if row.recoverable else "")
             + _td(advice + rich(row.advice))

@@ -79,24 +79,19 @@ class HitRow:
     def from_hit(cls, hit: Hit, lang: str, api: str | None = None, line: str | None = None) -> HitRow:
         """The row of a scanner hit; ``api`` (``--api``) picks the API whose verdict is shown;
         ``line`` is the log line as the face will show it (clipped and made safe by the caller)."""
+        from ..render.labels import family_label
+
         kind = hit_kind(hit)
         shown = hit_api(hit, api) if kind == "code" else None
         view = hit.code.view(shown) if (hit.code is not None and shown) else None
         advice, advice_kind = _advice(hit, kind, view, lang)
         return cls(line_no=hit.line_no, line=line if line is not None else hit.line, token=str(hit.token),
                    kind=kind, name=hit_name(hit), number=_number(hit, kind),
-                   layer=layer_label(hit.family if kind != "symptom" else LLM_DATADIST, lang),
+                   layer=family_label(hit.family if kind != "symptom" else LLM_DATADIST, lang),
                    code=hit.code, api=shown,
                    recoverable=(view.recoverable if view else "unknown") if kind in ("code", "unknown") else "",
                    advice=advice, advice_kind=advice_kind,
                    likely=hit.code.name if kind == "symptom" and hit.code is not None else None)
-
-
-def layer_label(family: str, lang: str) -> str:
-    """The display name of a family (``hixl``: ``HIXL/ADXL``)."""
-    from ..render.labels import family_label
-
-    return family_label(family, lang)
 
 
 def hit_kind(hit: Hit) -> str:
@@ -143,7 +138,7 @@ def report_notes(hits: list[Hit], lang: str) -> list[str]:
     of each process (and what it came after), the likely consequences of it, then each other
     layer's codes. The notebook's text, HTML and Markdown all show these lines (the HTML and
     Markdown used to leave them out)."""
-    from ..render.labels import label
+    from ..render.labels import family_label, label
     from ..render.text import process_label
     from ..scan.report import Report
 
@@ -163,7 +158,7 @@ def report_notes(hits: list[Hit], lang: str) -> list[str]:
         if key in report.preceded:
             out.append(after_note(report.preceded[key], lang))
     out += followed
-    out += [f"{layer_label(family, lang)} ({label('not LLM DataDist', lang)}): "
+    out += [f"{family_label(family, lang)} ({label('not LLM DataDist', lang)}): "
             + ", ".join(f"{n} × {name}" for name, n in counts.items()) for family, counts in report.other.items()]
     return out
 

@@ -30,7 +30,8 @@ def run(args: Args) -> int:
     from .formats import formatter
 
     fmt = formatter(args.format, lang_of(args), use_color(args), registry)
-    return {"lookup": cmd_lookup, "search": cmd_search, "list": cmd_list, "scan": cmd_scan}[args.command](
+    return {"lookup": cmd_lookup, "search": cmd_search, "list": cmd_list, "scan": cmd_scan,
+            "merge": cmd_merge}[args.command](
         args, registry, fmt
     )
 
@@ -122,3 +123,9 @@ def cmd_scan(args: Args, registry: Registry, fmt: Format) -> int:
         error("no standard input to scan")
         return EXIT_USAGE
     return scan_files(files, args, registry, fmt)
+
+
+def cmd_merge(args: Args, registry: Registry, fmt: Format) -> int:
+    from .merge import merge_reports
+
+    return merge_reports(args.reports, registry, fmt)

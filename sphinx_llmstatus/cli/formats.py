@@ -60,6 +60,13 @@ class Format:
         layers); ``summary_only`` when no hit was written (``--summary``)."""
         raise NotImplementedError
 
+    def merged(self, summary: Mapping[str, Any]) -> str:
+        """A merged deployment summary (``llmstatus merge``): text lines (Markdown: a list)."""
+        from ..render.text import log_safe
+        from ..view.deployment import merged_lines
+
+        return "".join(log_safe(line) + "\n" for line in merged_lines(summary, self.lang))
+
 
 def _terminal_width() -> int:
     """Columns of the terminal on stdout; :data:`~..render.text.WIDTH` when it is not one."""
@@ -234,6 +241,11 @@ class JsonFormat(Format):
         # JSON Lines of hits stay hits only; --summary prints the report as one object.
         return dumps(report.as_dict()) + "\n" if summary_only else ""
 
+    def merged(self, summary: Mapping[str, Any]) -> str:
+        from ..render.json import dumps
+
+        return dumps(summary) + "\n"
+
 
 class MarkdownFormat(Format):
     """Markdown (for issues and chat): cards with per-API tables, code tables, one row per hit."""
@@ -292,9 +304,16 @@ class MarkdownFormat(Format):
                    for name, n in c.most_common()]
         from ..view.hits import after_note
 
-        first = markdown.first_failures([(_named(f), h, after_note(report.preceded[key], self.lang)
-                                          if key in report.preceded else None)
-                                         for key, (f, h) in report.first.items()], self.lang)
+        from ..scan.peers import root_cause
+        from ..view.deployment import peer_note, root_lines, where
+
+        ordered = report.ordered()
+        items = [(_named(f), h, [note for note in (peer_note(entry, self.lang),
+                                                    after_note(report.preceded[key], self.lang)
+                                                    if key in report.preceded else None) if note])
+                 for key, f, h, entry in ordered]
+        head = root_lines(root_cause([row[3] for row in ordered]), len(ordered), self.lang)
+        first = markdown.first_failures(items, self.lang, head, [where(row[3], self.lang) for row in ordered])
         return ("\n" if self._scan_started else "") + first + markdown.summary(counts, self.lang)
 
 

@@ -168,6 +168,19 @@ def build_parser() -> _Parser:
     p.add_argument("-r", "--recursive", action="store_true", help="scan every file under the directories given")
     p.add_argument("--summary", action="store_true",
                    help="print only the summary (first failure per process, counts); with --format json one object")
+    p.add_argument("-j", "--jobs", type=_positive, default=None, metavar="N",
+                   help="scan files in N worker processes (default: the CPUs); the output is the same as -j 1")
+    p.add_argument("--host", metavar="NAME",
+                   help="the node these logs come from, where their paths do not name it (for merge)")
+    p.add_argument("--long", action="store_true",
+                   help="allow zstd windows above 128 MiB (files made with zstd --long), as zstd --long=31 does")
+    p.add_argument("--no-progress", action="store_true", help="no progress line on a terminal's stderr")
+
+    p = _sub(sub, "merge", help="merge per-node scan reports (scan --summary --json) into one",
+             description="Join the JSON summaries that `llmstatus scan --summary --json` wrote on each node "
+                         "into the deployment's report: first failures in time order, both sides of every "
+                         "link, the root-cause candidate; as one scan of every log would give.")
+    p.add_argument("reports", nargs="+", metavar="REPORT", help="JSON summaries ('-': standard input)")
 
     _sub(sub, "mcp", help="serve the registry to AI agents (Model Context Protocol over stdio; the [mcp] extra)",
          description="A read-only MCP server over stdio with the tools lookup, search, scan and explain.")
@@ -193,6 +206,13 @@ def _first_word(argv: list[str]) -> str | None:
     except argparse.ArgumentError:  # a bad output option: the full parser reports it, once
         return None
     return known.word
+
+
+def _positive(text: str) -> int:
+    value = _non_negative(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
 
 
 def _non_negative(text: str) -> int:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     #: The parsed arguments the commands read: argparse's, or :func:`plain_lookup`'s.
     Args = Namespace | SimpleNamespace
 
-COMMANDS = ("lookup", "search", "list", "scan", "mcp")
+COMMANDS = ("lookup", "search", "list", "scan", "merge", "mcp")
 #: The output options' defaults (``--lang``, ``--format``, ``--color``; ``--registry`` gives none).
 OUTPUT_DEFAULTS: dict[str, str | None] = {"lang": None, "format": "text", "color": "auto"}
 

@@ -1,78 +1,168 @@
-"""``llmstatus scan``: stream each log through the scanner; print hits, then the report.
+"""``llmstatus scan``: scan each log (bundles too), print hits, then the deployment's report.
 
-Hits go out as they are found, through the output format; LLM DataDist
-failures decide the exit status, other layers' numbers (GE, ACL runtime,
-HCCL, HIXL) never do. The report (:class:`sphinx_llmstatus.scan.report.Report`)
-opens with the first failure per process and marks later generic codes of
-the same process as likely consequences. ``--summary`` prints the report
-only. Compressed logs are read by content; ``-r`` walks directories.
+Paths are scanned in order, in this process or by ``-j N`` workers
+(:mod:`sphinx_llmstatus.scan.parallel`): both replay the same events
+(:mod:`sphinx_llmstatus.scan.pipeline`), so the output is the same. Hits go
+out as they are found, through the output format; LLM DataDist failures decide
+the exit status, other layers' numbers (GE, ACL runtime, HCCL, HIXL) never
+do. The report (:class:`sphinx_llmstatus.scan.report.Report`) opens with the
+root-cause candidate and the first failure per process in time order, with
+host, role and the other side of each link. ``--summary`` prints the report
+only. Unreadable paths and damaged files are named on stderr (exit 2), after
+the hits read before the damage. Ctrl-C ends with the report of what was
+scanned (exit 130).
 """
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
 from dataclasses import replace
 
 from ..registry.model import Registry
-from ..scan import scan_stream, scan_with_context
-from ..scan.report import Report, hit_name
+from ..scan.pipeline import Closed, Event, Failed, Opened, ScanOptions
+from ..scan.report import Place, Report, hit_name
+from ..scan.sources import walk
+from ..scan.timeline import Times, host_of, role_of_path
 from .formats import STDIN_LABEL
 from .output import error, shown_path, write
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
-    from typing import BinaryIO
 
+    from ..scan.pipeline import Found
     from .formats import Format
     from .plain import Args
+    from .progress import Progress
+
+#: Exit status after Ctrl-C (128 + SIGINT), as shells report it.
+EXIT_INTERRUPTED = 130
+
+
+class _Run:
+    """One scan's state: the report, the output format, what went wrong."""
+
+    def __init__(self, args: Args, registry: Registry, fmt: Format, roots: dict[str, str | None]) -> None:
+        self.report = Report(times=Times(registry))
+        self.fmt, self.args, self.roots = fmt, args, roots
+        self.summary_only = getattr(args, "summary", False)
+        self.unreadable = False
+        self.scanned = 0
+        self.found = False
+
+    def replay(self, path: str, events: Iterator[Event], progress: Progress) -> None:
+        """Take one path's events: count, write the hits, name what could not be read."""
+        from ..scan.pipeline import Found
+
+        for event in events:
+            if isinstance(event, Found):
+                self._found(event, progress)
+            elif isinstance(event, Opened):
+                self._opened(path, event)
+            elif isinstance(event, Closed):
+                self._closed(event)
+            elif isinstance(event, Failed):
+                self._cannot_read(event.name, event.reason)
+
+    @staticmethod
+    def _label(name: str) -> str:
+        """How ``name`` is shown: standard input as the formats name it, a path escaped."""
+        if name == "-" or name.startswith("-{"):
+            return STDIN_LABEL + shown_path(name[1:])
+        return shown_path(name)
+
+    def _opened(self, path: str, event: Opened) -> None:
+        host = host_of(event.name, self.roots.get(path)) or getattr(self.args, "host", None)
+        self.report.places[self._key(event.name)] = Place(host, role_of_path(event.name), event.mtime)
+
+    def _key(self, name: str) -> str:
+        return "-" if name == "-" else self._label(name)
+
+    def _found(self, event: Found, progress: Progress) -> None:
+        self.found = True
+        key = self._key(event.name)
+        marked = []
+        for hit in event.hits:
+            cause = self.report.add(key, hit)
+            if cause is not None:
+                hit = replace(hit, consequence_of=(cause[0], cause[1].line_no, hit_name(cause[1])))
+            marked.append(hit)
+        if not self.summary_only:
+            file = None if event.name == "-" else self._label(event.name)  # None: each format names stdin
+            with progress.paused():
+                write(sys.stdout, self.fmt.scan_hits(event.before, marked, event.after, file,
+                                                     bool(self.args.context)))
+
+    def _closed(self, event: Closed) -> None:
+        self.report.clues[self._key(event.name)] = event.clues
+        problems = [*event.damage, *([event.error] if event.error else [])]
+        for problem in problems:
+            self._cannot_read(event.name, problem)
+        if event.error is None:
+            self.scanned += 1
+
+    def _cannot_read(self, name: str, reason: str) -> None:
+        error(f"cannot read {self._label(name)}: {reason}")
+        self.unreadable = True
 
 
 def scan_files(files: list[str], args: Args, registry: Registry, fmt: Format) -> int:
     """Scan ``files`` (directories too with ``-r``) in order, writing hits through ``fmt``;
-    return 2 if one was unreadable, else 1 if an LLM DataDist failure was found, else 0."""
-    from ..scan.sources import expand, open_log
+    return 130 after Ctrl-C, 2 if something was unreadable, else 1 if an LLM DataDist failure
+    was found, else 0."""
+    from .progress import Progress
 
-    report = Report()
-    summary_only = getattr(args, "summary", False)
-    unreadable = False
-    out = sys.stdout
-    scanned, found = 0, False
-    for path, problem in expand(files, getattr(args, "recursive", False)):
-        file = None if path == "-" else shown_path(path)  # None: each format names standard input
-        key = file or "-"
+    paths, roots = [], {}
+    walk_ok = True
+    for walked in walk(files, getattr(args, "recursive", False), _output_file()):
+        if walked.error is not None:
+            error(f"cannot read {shown_path(walked.path)}: {walked.error}")
+            walk_ok = False
+            continue
+        paths.append(walked.path)
+        roots[walked.path] = walked.root
+    run = _Run(args, registry, fmt, roots)
+    run.unreadable = not walk_ok
+    opts = ScanOptions(context=args.context, include_success=args.all, long=getattr(args, "long", False))
+    if "-" in paths and sys.stdin is not None and sys.stdin.isatty():
+        error("reading the log from standard input (end it with Ctrl-D; give a FILE to scan a file)")
+    interrupted = False
+    with Progress(paths, enabled=not getattr(args, "no_progress", False)) as progress:
         try:
-            if problem is not None:
-                raise problem
-            stream = open_log(path)
-            try:
-                for before, hits, after in _groups(stream, args, registry):
-                    found = True
-                    marked = []
-                    for hit in hits:
-                        cause = report.add(key, hit)
-                        if cause is not None:
-                            hit = replace(hit, consequence_of=(cause[0], cause[1].line_no, hit_name(cause[1])))
-                        marked.append(hit)
-                    if not summary_only:
-                        write(out, fmt.scan_hits(before, marked, after, file, bool(args.context)))
-                scanned += 1
-            finally:
-                if path != "-":
-                    stream.close()
-        except OSError as exc:
-            if isinstance(exc, BrokenPipeError):
-                raise
-            error(f"cannot read {file or STDIN_LABEL}: {exc.strerror or exc}")
-            unreadable = True
-    if scanned or found:  # "no code found" would be misleading if nothing was read whole
-        write(out, fmt.scan_end(report, summary_only))
-    return 2 if unreadable else 1 if report.failures else 0
+            for path, events in _sources(paths, opts, args, registry, progress):
+                run.replay(path, events, progress)
+                progress.done(path)
+        except KeyboardInterrupt:
+            interrupted = True
+    if run.scanned or run.found or interrupted:  # "no code found" would mislead if nothing was read whole
+        write(sys.stdout, fmt.scan_end(run.report, run.summary_only))
+    if interrupted:
+        error(f"interrupted: the report covers the {run.scanned} file(s) scanned before Ctrl-C")
+        return EXIT_INTERRUPTED
+    return 2 if run.unreadable else 1 if run.report.failures else 0
 
 
-def _groups(stream: BinaryIO, args: Args, registry: Registry) -> Iterator[tuple[list, list, list]]:
-    if args.context:
-        yield from scan_with_context(stream, args.context, registry=registry, include_success=args.all)
+def _output_file() -> os.stat_result | None:
+    """The file standard output writes to, when it is a regular file (never read as input)."""
+    try:
+        st = os.fstat(sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        return None
+    return st if stat.S_ISREG(st.st_mode) else None
+
+
+def _sources(paths: list[str], opts: ScanOptions, args: Args, registry: Registry,
+             progress: Progress) -> Iterator[tuple[str, Iterator[Event]]]:
+    """``(path, its events)`` in order: scanned here, or by workers when several files wait."""
+    from ..scan.parallel import Workers, default_jobs
+    from ..scan.pipeline import events
+
+    jobs = min(getattr(args, "jobs", None) or default_jobs(), len(paths))
+    if jobs <= 1 or "-" in paths:
+        for path in paths:
+            yield path, events(path, opts, registry, on_read=progress.reading(path))
         return
-    for hit in scan_stream(stream, registry=registry, include_success=args.all):
-        yield [], [hit], []
+    with Workers(jobs, registry, tuple(args.registry or ())) as workers:
+        yield from workers.scan(paths, opts)

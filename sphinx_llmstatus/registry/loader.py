@@ -263,7 +263,8 @@ class _Builder:
         registry = Registry(codes=tuple(codes), sources=ctx.sources, files=files, symptoms=arrays["symptom"],
                             families=families, frameworks=tables["frameworks"], engines=tables["engines"],
                             bindings=tables["bindings"], bound_names=arrays["spelling"], returns=arrays["returns"],
-                            shared=arrays["shared"], log_formats=arrays["log_format"])
+                            shared=arrays["shared"], log_formats=arrays["log_format"],
+                            log_clues=arrays["log_clue"])
         _check_bound_names(registry, self.arrays.get("spelling", {}))
         return registry
 

@@ -295,6 +295,43 @@ class LogFormat(_Record):
     api_names: tuple[str, ...]
 
 
+#: What a :class:`LogClue` reads from a line.
+CLUE_KINDS = ("time", "cluster", "peer", "role")
+#: The roles of a process in a disaggregated deployment.
+ROLES = ("prefill", "decode")
+
+
+class LogClueSample(_Record):
+    """A log line with what its :class:`LogClue` must read from it."""
+
+    __slots__ = ("line", "value")
+    line: str
+    value: str
+
+
+class LogClue(_Record):
+    """Something a log line states about the process that wrote it, beyond the status codes.
+
+    ``kind`` says what: ``time`` the line's timestamp (named groups ``year``
+    (optional), ``month``, ``day``, ``hour``, ``minute``, ``second``, ``frac``),
+    ``cluster`` the writer's own LLM DataDist cluster id, ``peer`` the cluster
+    id it links with or pulls from (group ``cluster``), ``role`` whether it
+    serves prefill or decode (``role``). ``literal`` is text every such line
+    holds, found before the bounded ``pattern`` is tried. ``samples`` are lines
+    written by the code the ``sources`` cite, with what must be read from them.
+    """
+
+    __slots__ = ("id", "kind", "literal", "pattern", "role", "sources", "samples")
+    _defaults = {"samples": (), "literal": ""}
+    id: str
+    kind: str
+    literal: str
+    pattern: str
+    role: str | None
+    sources: tuple[Source, ...]
+    samples: tuple[LogClueSample, ...]
+
+
 class AppliesTo(_Record):
     """Where a :class:`Cause` applies: frameworks (keys of :attr:`Registry.frameworks`), manager
     modes (``CacheManager``...) and a free-text version range; empty means "any"."""
@@ -732,7 +769,8 @@ class Registry:
     ``bindings`` map keys to their records; ``bound_names`` are the bindings'
     names for codes, ``returns`` which engine returns which code from which
     calls, ``shared`` the readings of numbers several layers share,
-    ``log_formats`` how log lines name who wrote them.
+    ``log_formats`` how log lines name who wrote them, ``log_clues`` what else
+    they state about their writer (time, cluster ids, role).
 
     ``codes`` may be given unbuilt, with ``keys`` (their :class:`CodeKey`, in
     order) and ``build`` (which makes a code of one of them): each code is then
@@ -741,7 +779,7 @@ class Registry:
     """
 
     __slots__ = ("sources", "files", "symptoms", "families", "frameworks", "engines", "bindings",
-                 "bound_names", "returns", "shared", "log_formats", "_items", "_keys", "_build", "_all",
+                 "bound_names", "returns", "shared", "log_formats", "log_clues", "_items", "_keys", "_build", "_all",
                  "_by_name", "_by_value", "_by_spelling", "_spelled", "_returns")
 
     def __init__(self, codes: Iterable[Any], sources: Mapping[str, Source],
@@ -750,7 +788,7 @@ class Registry:
                  engines: Mapping[str, Engine] | None = None, bindings: Mapping[str, Binding] | None = None,
                  bound_names: Iterable[Spelling] = (), returns: Iterable[Returns] = (),
                  shared: Iterable[SharedReading] = (), log_formats: Iterable[LogFormat] = (),
-                 keys: Iterable[CodeKey] | None = None, build: Callable[[Any], StatusCode] | None = None) -> None:
+                 log_clues: Iterable[LogClue] = (), keys: Iterable[CodeKey] | None = None, build: Callable[[Any], StatusCode] | None = None) -> None:
         self._items: list[Any] = list(codes)
         self._keys = tuple(keys) if keys is not None else tuple(CodeKey.of(c) for c in self._items)
         self._build, self._all = build, None if build is not None else tuple(self._items)
@@ -762,8 +800,8 @@ class Registry:
         self.frameworks: Mapping[str, Framework] = _by_key(frameworks)
         self.engines: Mapping[str, Engine] = _by_key(engines)
         self.bindings: Mapping[str, Binding] = _by_key(bindings)
-        self.bound_names, self.returns, self.shared, self.log_formats = (
-            t if isinstance(t, Table) else Table(t) for t in (bound_names, returns, shared, log_formats))
+        self.bound_names, self.returns, self.shared, self.log_formats, self.log_clues = (
+            t if isinstance(t, Table) else Table(t) for t in (bound_names, returns, shared, log_formats, log_clues))
         self._returns: dict[str, tuple[Returns, ...]] = {}  # returns_of, per code name
         self._by_name: dict[str, int] = {}
         self._by_value: dict[int, int] = {}

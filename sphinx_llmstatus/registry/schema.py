@@ -468,6 +468,43 @@ LOG_FORMAT = Spec("log_format", m.LogFormat, (
 ), "How a log line's start names who wrote it: plog's `[ERROR] GE(1254,python):`, vLLM's `(Worker pid=7)`.",
    checks=(_samples_match,))
 
+def _clue_samples_match(clue: m.LogClue, where: Where, ctx: Context) -> None:
+    from .clues import read_clue
+
+    if clue.kind == "role" and clue.role is None:
+        raise where.at("role").fail("a clue of kind 'role' says which role its lines show")
+    if clue.kind in ("cluster", "peer") and "(?P<cluster>" not in clue.pattern:
+        raise where.at("pattern").fail("name the cluster id with the group (?P<cluster>...)")
+    if clue.kind != "time" and not clue.literal:
+        raise where.at("literal").fail("give the text every such line holds (found before the pattern is tried)")
+    for i, sample in enumerate(clue.samples, 1):
+        if clue.literal and clue.literal not in sample.line:
+            raise where.at(f"samples[{i}]").fail(f"the line does not hold the literal {clue.literal!r}")
+        got = read_clue(clue, sample.line)
+        if got != sample.value:
+            raise where.at(f"samples[{i}]").fail(f"the pattern reads {got!r} from this line, not {sample.value!r}")
+
+
+LOG_CLUE_SAMPLE = Spec("log_clue.samples", m.LogClueSample, (
+    Field("line", SHORT, "A line as the cited code writes it.", required=True),
+    Field("value", SHORT, "What the clue must read from it: the time as `YYYY-MM-DDTHH:MM:SS.ffffff` "
+          "(`MM-DDTHH:MM:SS` without a year), the cluster id, or the role.", required=True),
+), "A sample line of a log clue, checked when the registry loads.")
+
+LOG_CLUE = Spec("log_clue", m.LogClue, (
+    Field("id", KEY, "Its name.", required=True),
+    Field("kind", ChoiceKind(m.CLUE_KINDS), "What it reads: `time`, `cluster` (the writer's own cluster id), "
+          "`peer` (the cluster it links with or pulls from), `role` (prefill or decode).", required=True),
+    Field("literal", SHORT, "Text every such line holds, looked for first (required but for `time`).", default=""),
+    Field("pattern", RegexKind(), "Where the line states it, as named groups: `year` (optional), `month`, `day`, "
+          "`hour`, `minute`, `second`, `frac` for a time; `cluster` for a cluster id.", required=True),
+    Field("role", ChoiceKind(m.ROLES), "For `role`: the role such a line shows."),
+    Field("sources", SOURCES, "The logging code that writes such lines.", required=True),
+    Field("samples", ArrayKind(LOG_CLUE_SAMPLE), "Lines it must read.", default=()),
+), "What a log line states about its writer beyond codes: its time, its cluster id, the peer it links "
+   "with, its role. The scan orders first failures by time and pairs both sides of a link with them.",
+   checks=(_clue_samples_match,))
+
 APPLIES = Spec("applies_to", m.AppliesTo, (
     Field("frameworks", ListKind(RefKind("frameworks")), "Frameworks (keys of `[frameworks]`).", default=()),
     Field("modes", SHORTS, "Manager modes (`CacheManager`, `KvCacheManager`).", default=()),
@@ -603,6 +640,7 @@ ARRAYS: Mapping[str, tuple[Spec, tuple[str, ...], str]] = {
     "returns": (RETURNS, ("code", "engine"), "returns"),
     "shared": (SHARED, ("family", "value"), "shared"),
     "log_format": (LOG_FORMAT, ("id",), "log_formats"),
+    "log_clue": (LOG_CLUE, ("id",), "log_clues"),
 }
 #: Every top-level key of a registry file.
 TOP_LEVEL = frozenset({"schema", "code", *KEYED, *ARRAYS})
@@ -686,6 +724,7 @@ def reference() -> list[tuple[str, str, list[tuple[str, str, bool, str]]]]:
              ("[[code.settings]]", SETTING), ("[[code.frameworks]]", FRAMEWORK_NOTE),
              ("[[code.becomes]]", BECOMES), ("[[symptom]]", SYMPTOM), ("[[spelling]]", SPELLING),
              ("[[returns]]", RETURNS), ("[[shared]]", SHARED), ("[[log_format]]", LOG_FORMAT),
-             ("[[log_format.samples]]", LOG_SAMPLE)]
+             ("[[log_format.samples]]", LOG_SAMPLE), ("[[log_clue]]", LOG_CLUE),
+             ("[[log_clue.samples]]", LOG_CLUE_SAMPLE)]
     return [(table, spec.doc, [(f.key, f.kind.doc, f.required, f.doc) for f in spec.fields])
             for table, spec in specs]

@@ -209,22 +209,27 @@ def hit_row(row: HitRow, lang: str, *, file: str | None = None,
     return _row(cells)
 
 
-def first_failures(items: Sequence[tuple[str, Hit, str | None]], lang: str) -> str:
-    """``**First failure per process:**`` and one item per ``(file, hit, after)`` (file, line,
-    process, code, remedy, and what it came after), then a blank line; empty when ``items`` is."""
+def first_failures(items: Sequence[tuple[str, Hit, Sequence[str]]], lang: str, head: Sequence[str] = (),
+                   places: Sequence[str] = ()) -> str:
+    """``head`` (the root-cause lines), ``**First failure per process:**`` and one item per
+    ``(file, hit, notes)`` (time and node from ``places``, file, line, process, code, remedy, then
+    its notes: the other side of its link, what it came after), then a blank line; empty when
+    ``items`` is."""
     if not items:
         return ""
     from ..scan.report import hit_name, hit_view
     from .text import process_label
 
-    out = [f"**{esc(label('First failure per process', lang))}:**", ""]
-    for file, hit, after in items:
+    out = [f"**{esc(line.strip())}**" if not line.startswith(" ") else f"- {esc(line.strip())}" for line in head]
+    out += ["", f"**{esc(label('First failure per process', lang))}:**", ""] if head else \
+        [f"**{esc(label('First failure per process', lang))}:**", ""]
+    for i, (file, hit, notes) in enumerate(items):
         view = hit_view(hit)
         remedy = f": {rich(view.remedy.get(lang))}" if view is not None else ""
-        out.append(f"- {esc(f'{file}:{hit.line_no}')} {esc(process_label(hit.process, lang))} "
+        place = f"{esc(places[i])} " if i < len(places) and places[i] else ""
+        out.append(f"- {place}{esc(f'{file}:{hit.line_no}')} {esc(process_label(hit.process, lang))} "
                    f"{_code(hit_name(hit))}{remedy}")
-        if after is not None:
-            out.append(f"  - {esc(after)}")
+        out += [f"  - {esc(note)}" for note in notes]
     return "\n".join(out) + "\n\n"
 
 

@@ -399,14 +399,25 @@ def report_summary(report: Report, lang: str, color: bool = False, stdin: str = 
     failure's key, what its process logged before it (view.hits.after_note)."""
     from ..scan.report import hit_name, hit_view
 
+    from ..view.deployment import peer_note, root_lines, where
+
     lines = []
-    if report.first:
+    ordered = report.ordered()
+    if ordered:
+        from ..scan.peers import root_cause
+
+        lines += [log_safe(line) for line in root_lines(root_cause([row[3] for row in ordered]), len(ordered), lang)]
         lines.append(style(label("First failure per process", lang), "bold", color=color) + ":")
-        for key, (file, hit) in report.first.items():
+        for key, file, hit, entry in ordered:
             view = hit_view(hit)
             remedy = plain(view.remedy.get(lang)) if view is not None else ""
-            lines.append(f"  {stdin if file == '-' else file}:{hit.line_no}  {process_label(hit.process, lang)}  "
+            place = where(entry, lang)
+            lines.append(f"  {log_safe(place) + '  ' if place else ''}{stdin if file == '-' else file}:{hit.line_no}  "
+                         f"{process_label(hit.process, lang)}  "
                          f"{style(hit_name(hit), 'red', 'bold', color=color)}" + (f": {remedy}" if remedy else ""))
+            peer = peer_note(entry, lang)
+            if peer:  # the other side of its link, and whether it failed first
+                lines.append("    " + log_safe(peer))
             if after and key in after:  # the layer below often failed first: say so, with its check
                 lines.append("    " + log_safe(after[key]))
     keys = {name: (name, report.codes[name].value) for name in report.counts}

@@ -599,7 +599,7 @@ def _long_excerpt(text: str, base: int, s: int, e: int) -> tuple[str, int, int]:
 
 def scan_stream(
     stream: BinaryIO, *, registry: Registry | None = None, include_success: bool = False,
-    engine: str | None = None,
+    engine: str | None = None, watch: Callable[[Iterator[tuple]], Iterator[tuple]] | None = None,
 ) -> Iterator[Hit]:
     """Every status code in a binary stream, in order: one :class:`Hit` per code per line.
 
@@ -608,8 +608,11 @@ def scan_stream(
     is skipped unless ``include_success``. ``registry`` defaults to the
     packaged one; ``engine`` picks the prefilter (``hyperscan``, ``python``;
     default the fastest installed). I/O errors of ``stream`` propagate.
+    ``watch`` sees the segments read on their way to the engine
+    (:class:`~.timeline.ClueWatch`).
     """
-    return _scan_segments(iter_segments(stream), scanner(registry, engine), include_success)
+    segments = iter_segments(stream)
+    return _scan_segments(watch(segments) if watch else segments, scanner(registry, engine), include_success)
 
 
 def scan_text(
@@ -631,6 +634,7 @@ def scan_with_context(
     registry: Registry | None = None,
     include_success: bool = False,
     engine: str | None = None,
+    watch: Callable[[Iterator[tuple]], Iterator[tuple]] | None = None,
 ) -> Iterator[tuple[list[tuple[int, str]], list[Hit], list[tuple[int, str]]]]:
     """Groups of hits with ``context`` lines around them, like ``grep -C``.
 
@@ -676,7 +680,9 @@ def scan_with_context(
                 keep(counter[0], seg[5])
             yield seg
 
-    hits = _scan_segments(recording(iter_segments(stream)), scanner(registry, engine), include_success)
+    segments = iter_segments(stream)
+    hits = _scan_segments(recording(watch(segments) if watch else segments), scanner(registry, engine),
+                          include_success)
     for hit in hits:
         g = group[0]
         if g is not None and g[1][0].line_no == hit.line_no:

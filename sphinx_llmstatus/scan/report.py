@@ -2,21 +2,43 @@
 
 Real logs repeat (FIELD-NOTES.md section 3): after the first ``LLM_LINK_FAILED``
 a process logs several ``LLM_FAILED`` lines that only pass the failure on.
-:class:`Report` takes the hits in file order and keeps, per process (the
-line prefix's process, else the file), the first LLM DataDist failure; a
-later generic code (``LLM_FAILED``, ``LLM_UNKNOWN_ERROR``) in the same process
-after a specific first failure is marked as its likely consequence.
+:class:`Report` takes the hits in file order and keeps, per process (on its
+host, when the path names the node; else in its file), the first LLM DataDist
+failure (the earliest, when rotated files of one process come out of order);
+a later generic code (``LLM_FAILED``, ``LLM_UNKNOWN_ERROR``) in the same
+process after a specific first failure is marked as its likely consequence.
+:meth:`Report.first_failures` orders them by the time their lines print, with
+host, role and the peer cluster each process named (:mod:`.peers` joins both
+sides of a link).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from .hit import Hit
+from .timeline import Clue, role_of_path, time_text, with_year
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..registry.clues import Stamp
     from ..registry.model import ApiView
+
+
+@dataclass
+class Place:
+    """Where an input's lines come from: its node (``host``), the role its path names, its mtime."""
+
+    host: str | None = None
+    role: str | None = None
+    mtime: float | None = None
+
+
+def pid_of(process: str | None) -> str | None:
+    """The process id of a process label (``4242 (python)`` -> ``4242``)."""
+    return process.split(" ", 1)[0] if process else None
 
 #: Values of the codes that only pass a failure on (0xFFFFFFFF, -1).
 GENERIC_VALUES = frozenset({0xFFFFFFFF, -1})
@@ -49,9 +71,14 @@ def is_generic(hit: Hit) -> bool:
 class Report:
     """Counts and first failures of one scan (one or more files), fed hit by hit in file order."""
 
-    def __init__(self) -> None:
-        #: (file, process) -> the first LLM DataDist failure of that process.
+    def __init__(self, times: Callable[[str], Stamp | None] | None = None) -> None:
+        #: (file or host, process) -> the first LLM DataDist failure of that process.
         self.first: dict[tuple[str, str | None], tuple[str, Hit]] = {}
+        #: How a line's time is read (:class:`~.timeline.Times`); None: times are not read.
+        self._times = times
+        #: input name -> where its lines come from; input name -> its clue lines.
+        self.places: dict[str, Place] = {}
+        self.clues: dict[str, tuple[Clue, ...]] = {}
         #: LLM DataDist code name -> hits; family -> name -> hits; symptom id -> hits.
         self.counts: Counter[str] = Counter()
         self.other: dict[str, Counter[str]] = {}
@@ -77,9 +104,9 @@ class Report:
         self.codes.setdefault(name, hit)
         if not hit.is_failure:
             return None
-        key = (file, hit.process)
+        key = self.key(file, hit.process)
         first = self.first.get(key)
-        if first is None:
+        if first is None or (first[0] != file and self._earlier(file, hit, first)):
             self.first[key] = (file, hit)
             earlier = self._before.pop(key, None)
             if earlier is not None:
@@ -93,7 +120,7 @@ class Report:
     def _note_before(self, file: str, hit: Hit) -> None:
         """Remember ``hit`` (a symptom or another layer's code) while its process has no failure yet:
         a symptom is kept over a bare code, since it says what to check."""
-        key = (file, hit.process)
+        key = self.key(file, hit.process)
         if key in self.first:
             return
         kept = self._before.get(key)
@@ -105,27 +132,108 @@ class Report:
         """LLM DataDist failure hits (what makes ``llmstatus scan`` exit 1)."""
         return sum(n for name, n in self.counts.items() if not self.codes[name].is_success)
 
+    def key(self, file: str, process: str | None) -> tuple[str, str | None]:
+        """A process's key: its host and pid where the path names the node, else its file."""
+        host = self.places[file].host if file in self.places else None
+        if host is not None and process:
+            return (host, pid_of(process))
+        return (file, process)
+
+    def time_of(self, file: str, hit: Hit) -> Stamp | None:
+        """The time ``hit``'s line prints (the year from the file's date where the line has none)."""
+        if self._times is None:
+            return None
+        place = self.places.get(file)
+        return with_year(self._times(hit.line), place.mtime if place else None)
+
+    def _earlier(self, file: str, hit: Hit, first: tuple[str, Hit]) -> bool:
+        new, old = self.time_of(file, hit), self.time_of(*first)
+        return new is not None and old is not None and new < old
+
+    def _role(self, file: str, process: str | None) -> str | None:
+        for clue in self.clues.get(file, ()):
+            if clue.kind == "role" and (clue.process is None or pid_of(clue.process) == pid_of(process)):
+                return clue.value
+        place = self.places.get(file)
+        return role_of_path(place.host or file) if place else role_of_path(file)
+
+    def _remote(self, file: str, hit: Hit) -> str | None:
+        """The cluster the process last named as its peer before ``hit``, in the same file."""
+        named = None
+        for clue in self.clues.get(file, ()):
+            if clue.line_no > hit.line_no:
+                break
+            if clue.kind == "peer" and (clue.process is None or pid_of(clue.process) == pid_of(hit.process)):
+                named = clue.value
+        return named
+
     def first_failures(self) -> list[dict[str, object]]:
-        """``[{file, line, name, process}]`` in order of appearance, with ``after: {line, name, family}``
-        when the process logged a symptom or another layer's code before it (the layer below
-        that failed first, as often as not)."""
+        """``[{name, time, file, line, process, host, role}]`` ordered by time (failures without a
+        time after the timed ones, in order of appearance), with ``after: {line, name, family,
+        kind}`` when the process logged a symptom or another layer's code before it (the layer
+        below that failed first, as often as not), ``remote_cluster`` when it named the cluster it
+        links with, and ``peer`` when the other side of that link was found (:func:`.peers.link`)."""
+        return [entry for _key, _file, _hit, entry in self.ordered()]
+
+    def ordered(self) -> list[tuple[tuple[str, str | None], str, Hit, dict[str, object]]]:
+        """``(key, file, hit, entry)`` of each first failure, in the order of :meth:`first_failures`."""
+        from .peers import link
+
+        rows = {id(entry): (key, file, hit, entry) for key, (file, hit) in self.first.items()
+                for entry in (self._entry(key, file, hit),)}
+        entries = link(sort_by_time(row[3] for row in rows.values()), self.clusters())
+        return [rows[id(entry)] for entry in entries]
+
+    def _entry(self, key: tuple[str, str | None], file: str, hit: Hit) -> dict[str, object]:
+        place = self.places.get(file, Place())
+        item: dict[str, object] = {"name": hit_name(hit), "time": time_text(self.time_of(file, hit)), "file": file,
+                                   "line": hit.line_no, "process": hit.process, "host": place.host,
+                                   "role": self._role(file, hit.process)}
+        earlier = self.preceded.get(key)
+        if earlier is not None:
+            item["after"] = {"line": earlier.line_no, "name": hit_name(earlier), "family": earlier.family,
+                             "kind": earlier.kind}
+        remote = self._remote(file, hit)
+        if remote is not None:
+            item["remote_cluster"] = remote
+        return item
+
+    def clusters(self) -> list[dict[str, object]]:
+        """Where each process named its own cluster id: ``[{cluster_id, host, file, line, process,
+        time, role}]``, the first time per cluster id and file."""
         out: list[dict[str, object]] = []
-        for key, (f, h) in self.first.items():
-            item: dict[str, object] = {"file": f, "line": h.line_no, "name": hit_name(h), "process": h.process}
-            earlier = self.preceded.get(key)
-            if earlier is not None:
-                item["after"] = {"line": earlier.line_no, "name": hit_name(earlier), "family": earlier.family,
-                                 "kind": earlier.kind}
-            out.append(item)
+        seen: set[tuple[str, str]] = set()
+        for file, clues in self.clues.items():
+            place = self.places.get(file, Place())
+            for clue in clues:
+                if clue.kind != "cluster" or (clue.value, file) in seen:
+                    continue
+                seen.add((clue.value, file))
+                out.append({"cluster_id": clue.value, "host": place.host, "file": file, "line": clue.line_no,
+                            "process": clue.process, "time": time_text(with_year(clue.time, place.mtime)),
+                            "role": self._role(file, clue.process)})
         return out
 
     def as_dict(self) -> dict[str, object]:
         """The JSON summary object (``llmstatus scan --summary --json``)."""
+        from .peers import root_cause
+
+        first = self.first_failures()
         return {
-            "first_failures": self.first_failures(),
+            "root_cause": root_cause(first),
+            "first_failures": first,
+            "clusters": self.clusters(),
             "counts": dict(self.counts.most_common()),
             "likely_consequences": dict(self.consequences.most_common()),
             "failures": self.failures,
             "other_families": {fam: dict(c.most_common()) for fam, c in self.other.items()},
             "symptoms": dict(self.symptoms.most_common()),
         }
+
+
+def sort_by_time(entries: Iterable[dict[str, object]]) -> list[dict[str, object]]:
+    """``entries`` ordered by their ``time`` (ISO text sorts as time; a time without a year after
+    those with one), entries without a time last, in their order."""
+    items = list(entries)
+    timed = sorted((e for e in items if e.get("time")), key=lambda e: (len(str(e["time"])) < 19, str(e["time"])))
+    return timed + [e for e in items if not e.get("time")]

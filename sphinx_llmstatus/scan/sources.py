@@ -3,12 +3,12 @@
 Compressed input is recognised by its magic bytes (a rotated ``worker.log.1``
 that is really gzip is read as gzip; a ``.gz`` that is plain text is read as
 text) and decompressed as a stream, so memory stays bounded. Corrupt or
-truncated compressed data is an ``OSError`` naming the format, like any other
-unreadable file. zstd needs the ``zstandard`` package (installed with this
-package where a wheel exists); a zstd file without it gives a clear
-``OSError``; as ``zstandard``'s streaming reader ends quietly where a zstd file
-is cut short, the compressed bytes are followed through the frame format
-(:class:`_ZstdFrames`) to tell a cut last frame from a whole one.
+truncated compressed data gives every readable line first, then its damage
+(:mod:`.decompress`), as ``zcat`` does. zstd needs the ``zstandard`` package
+(installed with this package where a wheel exists); a zstd file without it
+gives a clear ``OSError``; as ``zstandard``'s streaming reader ends quietly
+where a zstd file is cut short, the compressed bytes are followed through the
+frame format (:class:`ZstdFrames`) to tell a cut last frame from a whole one.
 """
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ import io
 import os
 import stat
 import sys
-from collections.abc import Callable, Iterator
-from typing import BinaryIO
+from collections.abc import Iterator
+from typing import BinaryIO, NamedTuple
 
+from .decompress import Budget, Decoded, zstd_reader
 from .encoding import looked_at, utf8_stream
 
 #: A zstd frame's magic number and a skippable frame's (its low 4 bits vary), little-endian (RFC 8878).
@@ -44,41 +45,7 @@ def detect(head: bytes) -> str | None:
     return None
 
 
-class _Checked(io.RawIOBase):
-    """A decompressing reader whose decoding errors (``EOFError`` for a cut file,
-    ``zlib.error``, ``lzma.LZMAError``, ``zstandard.ZstdError``) become ``OSError``
-    naming the format: the caller reports an unreadable file and goes on. ``whole``:
-    called at the end of the data, False when the input was cut short (``EOFError``)."""
-
-    def __init__(self, inner: BinaryIO, fmt: str, errors: tuple[type[BaseException], ...],
-                 whole: Callable[[], bool] | None = None) -> None:
-        super().__init__()
-        self._inner, self._fmt, self._errors, self._whole = inner, fmt, errors, whole
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
-        try:
-            n: int = self._inner.readinto(buffer)  # type: ignore[attr-defined]
-            if n == 0 and buffer and self._whole is not None and not self._whole():
-                raise EOFError("the data ends inside a frame")
-            return n
-        except self._errors as exc:
-            if "ictionary" in str(exc):  # zstd: "Dictionary mismatch", the file is whole
-                raise OSError(f"{self._fmt} data needs the dictionary it was compressed with ({exc})") from None
-            raise OSError(f"{self._fmt} data is truncated or corrupt ({exc})") from None
-
-    def close(self) -> None:
-        self._inner.close()
-        super().close()
-
-
-#: The largest zstd window (RFC 8878: 2**31 bytes where the decoder allows it; ``zstd --long=31``).
-_ZSTD_MAX_WINDOW = 1 << 31
-
-
-class _ZstdFrames:
+class ZstdFrames:
     """The compressed bytes of a zstd stream as the decompressor reads them (``read``), followed
     through the frame format of RFC 8878 (section 3.1: a frame's magic, header descriptor and
     header, then blocks, each with a 3-byte header giving its type, size and whether it is the
@@ -138,12 +105,16 @@ class _ZstdFrames:
         self._stream.close()
 
 
-def decompressed(stream: BinaryIO) -> BinaryIO:
+def decompressed(stream: BinaryIO, damage: list[str] | None = None, budget: Budget | None = None,
+                 long: bool = False) -> BinaryIO:
     """``stream`` itself, or a decompressing reader over it when its first bytes are a known magic.
 
-    ``stream`` needs ``peek`` (buffered readers, ``sys.stdin.buffer``). Reads
-    from the decompressing reader raise OSError for corrupt or truncated data;
-    opening raises OSError for zstd input when the ``zstandard`` package is missing.
+    ``stream`` needs ``peek`` (buffered readers, ``sys.stdin.buffer``). Damaged
+    data (cut, corrupt, trailing garbage) ends the decompressed stream after its
+    last readable byte; what went wrong is appended to ``damage`` or, without a
+    list, raised as ``OSError`` at the end of the stream (after every readable
+    line). Opening raises OSError for zstd input when ``zstandard`` is missing.
+    ``long`` allows zstd windows above 128 MiB (``zstd --long``).
     """
     if getattr(stream, "peek", None) is None:
         return stream
@@ -151,74 +122,105 @@ def decompressed(stream: BinaryIO) -> BinaryIO:
     fmt = detect(head)
     if fmt is None:
         return stream
-    errors: tuple[type[BaseException], ...] = (EOFError,)
-    whole: Callable[[], bool] | None = None  # zstd: see _ZstdFrames
-    if fmt == "gzip":
-        import gzip
-        import zlib
-
-        inner: BinaryIO = gzip.GzipFile(fileobj=stream, mode="rb")  # type: ignore[assignment]
-        errors += (zlib.error,)
-    elif fmt == "bzip2":
-        import bz2
-
-        inner = bz2.BZ2File(stream, "rb")  # type: ignore[assignment]
-    elif fmt == "xz":
-        import lzma
-
-        inner = lzma.LZMAFile(stream, "rb")  # type: ignore[assignment]
-        errors += (lzma.LZMAError,)
+    found: list[str] = [] if damage is None else damage
+    if fmt == "zstd":
+        reader = zstd_reader(stream, found, budget, long)
     else:
-        try:
-            import zstandard
-        except ImportError:
-            raise OSError("zstd-compressed input needs the 'zstandard' package (pip install zstandard)") from None
-        frames = _ZstdFrames(stream)
-        whole = frames.whole
-        # Any window zstd allows (``zstd --long=31``), not only the 128 MiB the library accepts by
-        # default: a log rotated with --long is whole. The window is allocated as it fills.
-        decompressor = zstandard.ZstdDecompressor(max_window_size=_ZSTD_MAX_WINDOW)
-        # (``frames`` has the ``read`` and ``close`` that stream_reader asks of a source)
-        inner = decompressor.stream_reader(frames, read_across_frames=True)  # type: ignore[arg-type]
-        errors += (zstandard.ZstdError,)
-    return io.BufferedReader(_Checked(inner, fmt, errors, whole))
+        reader = io.BufferedReader(Decoded(stream, fmt, found, budget))
+    return reader if damage is not None else io.BufferedReader(_RaiseAtEnd(reader, found))
 
 
-def open_log(path: str, stdin: BinaryIO | None = None) -> BinaryIO:
+class _RaiseAtEnd(io.RawIOBase):
+    """``inner``'s bytes, then ``OSError`` for its first damage where it ends."""
+
+    def __init__(self, inner: BinaryIO, damage: list[str]) -> None:
+        super().__init__()
+        self._inner, self._damage = inner, damage
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        n: int = self._inner.readinto1(buffer)  # type: ignore[attr-defined]
+        if n == 0 and self._damage:
+            raise OSError(self._damage[0])
+        return n
+
+    def close(self) -> None:
+        self._inner.close()
+        super().close()
+
+
+def open_log(path: str, stdin: BinaryIO | None = None, long: bool = False) -> BinaryIO:
     """A binary stream of the log's text as UTF-8 bytes: ``-`` is standard input.
 
     Compressed input is decompressed, UTF-16/32 with a byte-order mark is
-    re-encoded. The caller closes it. OSError for unreadable files.
+    re-encoded. The caller closes it. OSError for unreadable files, and at the
+    end of a damaged compressed file (its readable lines come first).
     """
     if path == "-":
         raw: BinaryIO = stdin if stdin is not None else sys.stdin.buffer
     else:
         raw = open(path, "rb")  # noqa: SIM115 (closed by the caller)
-    return utf8_stream(decompressed(raw))
+    return utf8_stream(decompressed(raw, long=long))
 
 
-def expand(paths: list[str], recursive: bool) -> Iterator[tuple[str, OSError | None]]:
-    """``(path, error)`` for each file to scan: directories walked (sorted) when ``recursive``.
+def walk(paths: list[str], recursive: bool, output: os.stat_result | None = None) -> Iterator[Walked]:
+    """What to scan for each path given: :class:`Walked` entries, in order, with ``root`` the
+    directory given for a file found under it and ``error`` for what cannot be scanned.
 
-    A directory without ``recursive`` gives an ``IsADirectoryError`` entry; a
-    missing path is passed through for the opener to report. Walking reads
-    regular files only (symbolic links to regular files included): FIFOs,
-    devices, sockets and broken links met inside a directory are skipped, as
-    ``grep -r`` skips them, since reading them could block or never end.
+    Directories are walked (sorted) when ``recursive``; without it a directory
+    is an error, as an unreadable or empty one is. Walking reads regular files
+    only (symbolic links to regular files included): FIFOs, devices, sockets and
+    broken links met inside a directory are skipped, as ``grep -r`` skips them,
+    since reading them could block or never end. ``output`` (the ``stat`` of a
+    regular file standard output writes to) is never read: ``scan -r DIR >
+    DIR/out`` would read its own output, as grep says.
     """
     for path in paths:
-        if path != "-" and os.path.isdir(path):
-            if not recursive:
-                yield path, IsADirectoryError(21, "is a directory (use -r to scan the files in it)")
-                continue
-            for root, dirs, files in os.walk(path):
-                dirs.sort()
-                for name in sorted(files):
-                    found = os.path.join(root, name)
-                    if _is_regular(found):
-                        yield found, None
-        else:
-            yield path, None
+        if path == "-" or not os.path.isdir(path):
+            yield _checked(path, None, output)
+            continue
+        if not recursive:
+            yield Walked(path, None, "is a directory (use -r to scan the files in it)")
+            continue
+        yield from _directory(path, output)
+
+
+class Walked(NamedTuple):
+    path: str
+    root: str | None
+    error: str | None = None
+
+
+def _directory(top: str, output: os.stat_result | None) -> Iterator[Walked]:
+    problems: list[OSError] = []
+    found = 0
+    for root, dirs, files in os.walk(top, onerror=problems.append):
+        for problem in problems:
+            yield Walked(problem.filename or root, top, problem.strerror or str(problem))
+        problems.clear()
+        dirs.sort()
+        for name in sorted(files):
+            path = os.path.join(root, name)
+            if _is_regular(path):
+                found += 1
+                yield _checked(path, top, output)
+    for problem in problems:  # the top directory itself
+        yield Walked(problem.filename or top, top, problem.strerror or str(problem))
+    if not found and not problems:
+        yield Walked(top, top, "holds no file to scan")
+
+
+def _checked(path: str, root: str | None, output: os.stat_result | None) -> Walked:
+    if output is not None and path != "-":
+        try:
+            st = os.stat(path)
+        except OSError:
+            return Walked(path, root)  # the opener says why
+        if (st.st_dev, st.st_ino) == (output.st_dev, output.st_ino):
+            return Walked(path, root, "input file is also the output (not read)")
+    return Walked(path, root)
 
 
 def _is_regular(path: str) -> bool:

@@ -153,7 +153,7 @@ def report_notes(hits: list[Hit], lang: str) -> list[str]:
                 where=f"{line} {cause[1].line_no}"))
     first = label("First failure per process", lang)
     out = []
-    for key, (_file, hit) in report.first.items():
+    for key, _file, hit, _entry in report.ordered():
         out.append(f"{first}: {line} {hit.line_no} {hit_name(hit)}, {process_label(hit.process, lang)}")
         if key in report.preceded:
             out.append(after_note(report.preceded[key], lang))

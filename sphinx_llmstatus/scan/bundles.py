@@ -1,0 +1,211 @@
+"""The logs inside an input: a plain log is one, a tar or zip bundle is each of its files.
+
+``asys collect``, a ``kubectl logs`` dump or a tarball of ``~/ascend/log``
+arrives as one archive, often compressed, sometimes holding archives itself.
+:func:`inputs` yields every log in it as an :class:`Input` named by its
+provenance, ``bundle.tar.gz{decode-1/logs.zip{plog/plog-77.log}}`` (the archive,
+then the member's path in braces, nested), streaming tar members with
+:mod:`tarfile`'s stream mode and zip members with :mod:`zipfile` (a zip needs
+to seek: one inside another archive is held in a spooled temporary file).
+Limits keep a hostile archive bounded: :data:`MAX_DEPTH` archive levels,
+:data:`MAX_MEMBERS` members per input, and the expansion ratio of
+:class:`~.decompress.Budget`. A member that cannot be read is an input with
+``error`` set; a damaged one is scanned up to the damage, which lands in its
+``damage`` list as it is read.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+import tarfile
+import tempfile
+import time
+import zipfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import BinaryIO
+
+from .decompress import Budget, Counted, Salvaged
+from .encoding import looked_at, utf8_stream
+from .sources import decompressed
+
+#: Archives inside archives opened, counting the outermost (``a.tar{b.zip{c.tar{log}}}``: 3).
+MAX_DEPTH = 3
+#: Members read from one input, all levels together.
+MAX_MEMBERS = 100_000
+#: Bytes read from a tar member at a time: tarfile drops a read it cannot finish, so a cut
+#: member loses at most this much before the cut.
+TAR_STEP = 16 << 10
+#: A zip inside another archive is held in memory up to this size, then in a temporary file.
+SPOOL_MEMORY = 32 << 20
+
+
+@dataclass
+class Input:
+    """One log to scan: ``name`` its provenance, ``stream`` its text as UTF-8 bytes (None with
+    ``error``), ``damage`` what went wrong while reading it (filled as it is read), ``mtime``
+    the time its archive or file system gives it (seconds since the epoch)."""
+
+    name: str
+    stream: BinaryIO | None
+    damage: list[str] = field(default_factory=list)
+    error: str | None = None
+    mtime: float | None = None
+
+
+@dataclass
+class _Walk:
+    """State shared by the levels of one input: its byte budget and member count."""
+
+    budget: Budget
+    long: bool
+    members: int = 0
+
+
+def provenance(outer: str, member: str) -> str:
+    """``outer`` with ``member`` inside it: ``a.tar.gz`` + ``x/b.log`` -> ``a.tar.gz{x/b.log}``;
+    a name already nested gets the member in its innermost braces."""
+    depth = len(outer) - len(outer.rstrip("}"))
+    if depth:
+        return f"{outer[:-depth]}{{{member}}}{'}' * depth}"
+    return f"{outer}{{{member}}}"
+
+
+def kind_of(head: bytes) -> str | None:
+    """``tar``, ``zip`` or None for the first 512 bytes of a (decompressed) stream."""
+    if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
+        return "zip"
+    if len(head) >= 262 and head[257:262] == b"ustar":
+        return "tar"
+    return None
+
+
+def inputs(path: str, long: bool = False, stdin: BinaryIO | None = None,
+           on_read: Callable[[int], None] | None = None) -> Iterator[Input]:
+    """Every log in the file ``path`` (``-``: standard input), in the order it holds them.
+
+    Raises OSError when ``path`` cannot be opened; each yielded stream must be
+    read (or left) before the next is asked for, as tar members come in order.
+    ``on_read`` is called with the bytes of ``path`` read so far, as they are read.
+    """
+    walk = _Walk(Budget(), long)
+    if path == "-":
+        raw: BinaryIO = stdin if stdin is not None else sys.stdin.buffer
+        mtime = None
+    else:
+        raw = open(path, "rb")  # noqa: SIM115 (closed below)
+        mtime = _mtime(raw)
+    try:
+        stream = io.BufferedReader(Counted(raw, walk.budget, on_read))  # type: ignore[arg-type]
+        yield from _level(stream, path, 0, walk, mtime)
+    finally:
+        if path != "-":
+            raw.close()
+
+
+def _mtime(raw: BinaryIO) -> float | None:
+    try:
+        return os.fstat(raw.fileno()).st_mtime
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return None
+
+
+def _level(stream: BinaryIO, name: str, depth: int, walk: _Walk, mtime: float | None) -> Iterator[Input]:
+    """The logs of one stream at archive ``depth``: itself, or its members."""
+    damage: list[str] | None = getattr(stream, "member_damage", None)  # filled as the member is read
+    if damage is None:
+        damage = []
+    text = decompressed(stream, damage, walk.budget, walk.long)
+    head, text = looked_at(text, 512)
+    kind = kind_of(head)
+    if kind is None:
+        yield Input(name, utf8_stream(text), damage, mtime=mtime)
+        return
+    if depth >= MAX_DEPTH:
+        yield Input(name, None, damage, error=f"a {kind} archive nested more than {MAX_DEPTH} levels deep: not opened")
+        return
+    members = _tar_members(text, name, damage) if kind == "tar" else _zip_members(text, name, damage, depth)
+    for member_name, member, member_mtime in members:
+        walk.members += 1
+        if walk.members > MAX_MEMBERS:
+            damage.append(f"holds more than {MAX_MEMBERS:,} files: the rest were not read")
+            break
+        yield from _level(member, member_name, depth + 1, walk, member_mtime)
+    if damage:  # the archive's own damage (cut inside its index or headers), after its members
+        yield Input(name, None, damage=[], error="; ".join(damage))
+
+
+def _tar_members(stream: BinaryIO, name: str, damage: list[str]) -> Iterator[tuple[str, BinaryIO, float]]:
+    """``(provenance, stream, mtime)`` of each regular file of a tar stream, read in order."""
+    try:
+        archive = tarfile.open(fileobj=stream, mode="r|")  # noqa: SIM115 (a stream: nothing to close)
+        for info in archive:
+            if not info.isfile():
+                continue
+            body = archive.extractfile(info)
+            if body is None:
+                continue
+            member_damage: list[str] = []
+            salvaged = Salvaged(body, member_damage, (tarfile.TarError, EOFError, OSError),  # type: ignore[arg-type]
+                                lambda exc: f"the archive ends inside this file ({exc})", step=TAR_STEP)
+            reader = _Reported(io.BufferedReader(salvaged), member_damage)
+            yield provenance(name, info.name), reader, float(info.mtime)
+    except (tarfile.TarError, EOFError, OSError) as exc:
+        damage.append(f"tar data is cut or corrupt after the files above ({exc})")
+
+
+def _zip_members(stream: BinaryIO, name: str, damage: list[str], depth: int) -> Iterator[tuple[str, BinaryIO, float]]:
+    """``(provenance, stream, mtime)`` of each file of a zip, from its central directory."""
+    seekable = _seekable(stream)
+    try:
+        archive = zipfile.ZipFile(seekable)
+    except (zipfile.BadZipFile, OSError, EOFError) as exc:
+        damage.append(f"zip data is cut or corrupt ({exc}): its files cannot be listed")
+        return
+    with archive:
+        for info in archive.infolist():
+            if info.is_dir():
+                continue
+            mtime = time.mktime((*info.date_time, 0, 0, -1))
+            member_damage: list[str] = []
+            try:
+                body = archive.open(info)
+            except (zipfile.BadZipFile, NotImplementedError, OSError, RuntimeError) as exc:
+                yield provenance(name, info.filename), _Failed(str(exc)), mtime
+                continue
+            salvaged = Salvaged(body, member_damage, (zipfile.BadZipFile, EOFError, OSError, ValueError),  # type: ignore[arg-type]
+                                lambda exc: f"zip data of this file is cut or corrupt ({exc})")
+            yield provenance(name, info.filename), _Reported(io.BufferedReader(salvaged), member_damage), mtime
+
+
+def _seekable(stream: BinaryIO) -> BinaryIO:
+    """``stream`` when it can seek (a zip file on disk), else a spooled copy of it."""
+    try:
+        if stream.seekable():
+            stream.seek(0, os.SEEK_CUR)
+            return stream
+    except (OSError, ValueError):
+        pass
+    spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_MEMORY)  # noqa: SIM115 (closed with the zip)
+    while chunk := stream.read(1 << 20):
+        spool.write(chunk)
+    spool.seek(0)
+    return spool  # type: ignore[return-value]
+
+
+class _Reported(io.BufferedReader):
+    """A member's stream that carries its damage list, for :func:`_level` to take over."""
+
+    def __init__(self, raw: io.RawIOBase, damage: list[str]) -> None:
+        super().__init__(raw)
+        self.member_damage = damage
+
+
+class _Failed(io.BytesIO):
+    """A member that could not be opened: empty, with why."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(b"")
+        self.member_damage = [f"cannot be opened ({why})"]

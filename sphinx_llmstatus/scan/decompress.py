@@ -1,0 +1,252 @@
+"""Decompress gzip, bzip2, xz and zstd streams and keep every readable byte of a damaged one.
+
+Incidents live on crashed nodes, whose last log was cut mid-write. ``zcat``
+prints every line before the cut and then says the file ends too early; so do
+these readers: decoding stops where the data stops making sense, the bytes
+decoded so far are delivered, and the damage is written into a list the caller
+reports after the file's hits. Streams that the tools accept stay whole:
+concatenated members (``cat a.gz b.gz``), zero padding after a member (tar
+blocks; xz's stream padding), and trailing garbage after a complete member,
+which ``gzip`` ignores with a warning. Memory stays bounded: each decoder is
+asked for at most :data:`CHUNK` bytes at a time. :class:`Budget` stops a
+stream that expands like an archive bomb.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from typing import BinaryIO, Protocol
+
+#: Most bytes read or produced per step.
+CHUNK = 1 << 18
+#: An input may expand this many times its compressed size (after :data:`BOMB_FLOOR` bytes) ...
+BOMB_RATIO = 1000
+#: ... once it has produced this many bytes; real logs compress 5 to 50 times.
+BOMB_FLOOR = 1 << 30
+#: The largest zstd window taken without ``--long``: the ``zstd`` command's default limit (128 MiB).
+ZSTD_WINDOW = 1 << 27
+#: The largest with ``--long`` (``zstd --long=31``, RFC 8878's maximum).
+ZSTD_LONG_WINDOW = 1 << 31
+#: Magic bytes of each format's stream (a new member starts with them).
+MAGIC = {"gzip": b"\x1f\x8b", "bzip2": b"BZh", "xz": b"\xfd7zXZ\x00", "zstd": b"\x28\xb5\x2f\xfd"}
+
+
+class Budget:
+    """Bytes read from disk and bytes decompressed from them, for one input and all it holds."""
+
+    def __init__(self) -> None:
+        self.read = 0
+        self.made = 0
+
+    def produced(self, n: int) -> str | None:
+        """Count ``n`` decompressed bytes; the reason to stop when the input looks like a bomb."""
+        self.made += n
+        if self.made > BOMB_FLOOR and self.made > BOMB_RATIO * max(self.read, 1):
+            return (f"expands more than {BOMB_RATIO:,} times its size (an archive bomb?): "
+                    f"reading stopped after {self.made:,} bytes")
+        return None
+
+
+class Counted(io.RawIOBase):
+    """A file's bytes, counted into a :class:`Budget` as they are read (and told to ``on_read``)."""
+
+    def __init__(self, raw: BinaryIO, budget: Budget, on_read: Callable[[int], None] | None = None) -> None:
+        super().__init__()
+        self._raw, self._budget, self._on_read = raw, budget, on_read
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        n: int = self._raw.readinto(buffer)  # type: ignore[attr-defined]
+        self._budget.read += n
+        if self._on_read is not None:
+            self._on_read(self._budget.read)
+        return n
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
+
+
+class _Decoder(Protocol):
+    eof: bool
+    unused_data: bytes
+
+    def decompress(self, data: bytes, max_length: int = ...) -> bytes: ...
+
+
+def _new_decoder(fmt: str) -> tuple[_Decoder, tuple[type[BaseException], ...]]:
+    """A fresh decompressor for one member of ``fmt`` and the errors its corrupt data raises."""
+    if fmt == "gzip":
+        import zlib
+
+        return zlib.decompressobj(16 + zlib.MAX_WBITS), (zlib.error,)  # type: ignore[return-value]
+    if fmt == "bzip2":
+        import bz2
+
+        return bz2.BZ2Decompressor(), (OSError, ValueError)  # type: ignore[return-value]
+    import lzma
+
+    return lzma.LZMADecompressor(lzma.FORMAT_XZ), (lzma.LZMAError,)  # type: ignore[return-value]
+
+
+class Decoded(io.RawIOBase):
+    """The decompressed bytes of a gzip, bzip2 or xz stream, all members, up to any damage.
+
+    Damage (a cut, corrupt data, trailing garbage, a bomb) ends the stream
+    quietly and is appended to ``damage``: the lines before it are scanned.
+    """
+
+    def __init__(self, raw: BinaryIO, fmt: str, damage: list[str], budget: Budget | None = None) -> None:
+        super().__init__()
+        self._raw, self._fmt, self._damage, self._budget = raw, fmt, damage, budget
+        self._decoder, self._errors = _new_decoder(fmt)
+        self._input, self._out, self._done = b"", b"", False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        while not self._out and not self._done:
+            self._step()
+        n = min(len(buffer), len(self._out))
+        buffer[:n] = self._out[:n]
+        self._out = self._out[n:]
+        return n
+
+    def _stop(self, why: str) -> None:
+        self._damage.append(why)
+        self._done = True
+
+    def _step(self) -> None:
+        d = self._decoder
+        if d.eof:
+            self._next_member(d.unused_data + self._input)
+            return
+        if not self._input and getattr(d, "needs_input", True):
+            self._input = self._raw.read(CHUNK)
+            if not self._input:
+                self._stop(f"{self._fmt} data ends before the end of its stream (cut short): "
+                           "the lines before the cut were scanned")
+                return
+        data, self._input = self._input, b""
+        try:
+            self._out = d.decompress(data, CHUNK)
+        except self._errors as exc:
+            self._stop(f"{self._fmt} data is corrupt ({exc}): the lines before it were scanned")
+            return
+        self._input = getattr(d, "unconsumed_tail", b"")
+        if self._budget is not None:
+            bomb = self._budget.produced(len(self._out))
+            if bomb:
+                self._stop(bomb)
+
+    def _next_member(self, rest: bytes) -> None:
+        """After a whole member: zero padding, then another member, the end, or garbage."""
+        while not rest.strip(b"\0"):
+            more = self._raw.read(CHUNK)
+            if not more:
+                self._done = True  # whole (padding included, as gzip and xz accept it)
+                return
+            rest = more
+        rest = rest.lstrip(b"\0")
+        while len(rest) < len(MAGIC[self._fmt]):
+            more = self._raw.read(CHUNK)
+            if not more:
+                break
+            rest += more
+        if not rest.startswith(MAGIC[self._fmt]):
+            self._stop(f"decompression OK, trailing garbage ignored (as {self._fmt} says)")
+            return
+        self._decoder, _ = _new_decoder(self._fmt)
+        self._input = rest
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
+
+
+class Salvaged(io.RawIOBase):
+    """A reader whose errors end the stream instead of losing it: bytes already read stay
+    delivered, the error is appended to ``damage`` (as ``what(exc)``). Reads are at most
+    ``step`` bytes, so an error loses at most what one read was decoding."""
+
+    def __init__(self, inner: BinaryIO, damage: list[str], errors: tuple[type[BaseException], ...],
+                 what: Callable[[BaseException], str], budget: Budget | None = None, step: int = CHUNK) -> None:
+        super().__init__()
+        self._inner, self._damage, self._errors, self._what = inner, damage, errors, what
+        self._budget, self._done, self._step = budget, False, step
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        if self._done:
+            return 0
+        try:
+            data = self._inner.read(min(len(buffer), self._step))
+        except self._errors as exc:
+            self._damage.append(self._what(exc))
+            self._done = True
+            return 0
+        n = len(data)
+        buffer[:n] = data
+        if self._budget is not None and n:
+            bomb = self._budget.produced(n)
+            if bomb:
+                self._damage.append(bomb)
+                self._done = True
+        return n
+
+    def close(self) -> None:
+        self._inner.close()
+        super().close()
+
+
+def zstd_reader(stream: BinaryIO, damage: list[str], budget: Budget | None, long: bool) -> BinaryIO:
+    """The decompressed bytes of a zstd stream (``zstandard``), up to any damage.
+
+    Windows above 128 MiB (``zstd --long``) are refused unless ``long``, as the
+    ``zstd`` command refuses them without ``--long=31``: such a window is
+    memory the decoder would take. A cut last frame is told from a whole one
+    by following the frame format (:class:`~.sources.ZstdFrames`).
+    """
+    try:
+        import zstandard
+    except ImportError:
+        raise OSError("zstd-compressed input needs the 'zstandard' package (pip install zstandard)") from None
+    from .sources import ZstdFrames
+
+    frames = ZstdFrames(stream)
+    decompressor = zstandard.ZstdDecompressor(max_window_size=ZSTD_LONG_WINDOW if long else ZSTD_WINDOW)
+    inner = decompressor.stream_reader(frames, read_across_frames=True)  # type: ignore[arg-type]
+    return io.BufferedReader(_ZstdChecked(inner, frames, damage, budget))
+
+
+def _zstd_problem(exc: BaseException) -> str:
+    text = str(exc)
+    if "ictionary" in text:
+        return f"zstd data needs the dictionary it was compressed with ({text})"
+    if "memory" in text or "indow" in text:
+        return ("zstd data uses a window above 128 MiB (made with zstd --long): scan with --long to allow "
+                "up to 2 GiB of memory for it, as zstd --long=31 does")
+    return f"zstd data is corrupt ({text}): the lines before it were scanned"
+
+
+class _ZstdChecked(Salvaged):
+    """:class:`Salvaged` for zstd, which also says when the data ends inside a frame."""
+
+    def __init__(self, inner: BinaryIO, frames: object, damage: list[str], budget: Budget | None) -> None:
+        import zstandard
+
+        super().__init__(inner, damage, (zstandard.ZstdError,), _zstd_problem, budget)
+        self._frames = frames
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        n = super().readinto(buffer)
+        if n == 0 and not self._done and not self._frames.whole():  # type: ignore[attr-defined]
+            self._damage.append("zstd data ends inside a frame (cut short): the lines before the cut were scanned")
+            self._done = True
+        return n

@@ -1,0 +1,94 @@
+"""One path scanned as a series of events, the same in this process and in a worker.
+
+:func:`events` opens a path (a file, a bundle, standard input), scans every
+log in it and yields, per log: :class:`Opened`, then a :class:`Found` per
+line with hits (with its ``-C`` context), then :class:`Closed` with the
+damage met while reading and the clue lines (cluster ids, roles) seen. A path
+that cannot be opened is one :class:`Failed`. The command replays the
+events in order, whether they were made here or by ``-j N`` workers
+(:mod:`.parallel`), so both give the same output.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import BinaryIO, NamedTuple
+
+from ..registry.model import Registry
+from .bundles import inputs
+from .engine import scan_stream, scan_with_context
+from .hit import Hit
+from .timeline import Clue, ClueWatch
+
+
+@dataclass(frozen=True)
+class ScanOptions:
+    """What every log of a scan is scanned with (picklable: it travels to the workers)."""
+
+    context: int = 0
+    include_success: bool = False
+    long: bool = False
+
+
+class Opened(NamedTuple):
+    name: str
+    mtime: float | None
+
+
+class Found(NamedTuple):
+    name: str
+    before: list[tuple[int, str]]
+    hits: list[Hit]
+    after: list[tuple[int, str]]
+
+
+class Closed(NamedTuple):
+    name: str
+    damage: tuple[str, ...]
+    error: str | None
+    clues: tuple[Clue, ...]
+
+
+class Failed(NamedTuple):
+    name: str
+    reason: str
+
+
+Event = Opened | Found | Closed | Failed
+
+
+def events(path: str, opts: ScanOptions, registry: Registry, stdin: BinaryIO | None = None,
+           on_read: Callable[[int], None] | None = None) -> Iterator[Event]:
+    """The events of scanning ``path`` (``-``: standard input); see the module's text.
+
+    ``on_read`` is told how many bytes of the file have been read, as reading goes.
+    """
+    try:
+        logs = inputs(path, opts.long, stdin, on_read)
+        for log in logs:
+            yield Opened(log.name, log.mtime)
+            watch = ClueWatch(registry)
+            error = log.error
+            if log.stream is not None:
+                try:
+                    yield from _found(log.name, log.stream, opts, registry, watch)
+                except OSError as exc:
+                    if isinstance(exc, BrokenPipeError):
+                        raise
+                    error = exc.strerror or str(exc)
+            yield Closed(log.name, tuple(log.damage), error, tuple(watch.clues))
+    except OSError as exc:
+        if isinstance(exc, BrokenPipeError):
+            raise
+        yield Failed(path, exc.strerror or str(exc))
+
+
+def _found(name: str, stream: BinaryIO, opts: ScanOptions, registry: Registry, watch: ClueWatch) -> Iterator[Found]:
+    if opts.context:
+        for before, hits, after in scan_with_context(stream, opts.context, registry=registry,
+                                                     include_success=opts.include_success, watch=watch.segments):
+            yield Found(name, before, hits, after)
+        return
+    for hit in scan_stream(stream, registry=registry, include_success=opts.include_success, watch=watch.segments):
+        yield Found(name, [], [hit], [])

@@ -1,0 +1,56 @@
+"""Hits across a process boundary: registry records travel as their keys, not as copies.
+
+A ``-j N`` worker returns its events to the command through a pipe. A
+:class:`~.hit.Hit` holds registry records (its code, the other layer's code,
+the symptom); pickled as they are they would be copied per batch and lose
+their identity. :func:`pack` replaces each with its key, :func:`unpack` looks
+it up again in the command's registry, which was loaded from the same files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from ..registry.model import Registry, StatusCode
+from .hit import Hit
+from .pipeline import Event, Found
+
+#: The fields of a Hit that hold registry codes.
+_CODES = ("code", "related", "other")
+
+
+def _code_key(code: StatusCode | None) -> tuple[str, int] | None:
+    return None if code is None else (code.family, code.value)
+
+
+def pack(event: Event) -> Event:
+    """``event`` with the registry records of its hits replaced by their keys."""
+    if not isinstance(event, Found):
+        return event
+    hits = [replace(h, **{f: _code_key(getattr(h, f)) for f in _CODES},  # type: ignore[arg-type]
+                    symptom=getattr(h.symptom, "id", None)) for h in event.hits]
+    return event._replace(hits=hits)
+
+
+class Unpacker:
+    """Turns packed events back into events with the registry's own records."""
+
+    def __init__(self, registry: Registry) -> None:
+        self._registry = registry
+        self._codes: dict[tuple[str, int], StatusCode | None] = {}
+        self._symptoms = {s.id: s for s in registry.symptoms}
+
+    def _code(self, key: Any) -> StatusCode | None:
+        if key is None:
+            return None
+        if key not in self._codes:
+            self._codes[key] = self._registry.by_family_value(*key)
+        return self._codes[key]
+
+    def __call__(self, event: Event) -> Event:
+        if not isinstance(event, Found):
+            return event
+        hits: list[Hit] = [replace(h, **{f: self._code(getattr(h, f)) for f in _CODES},
+                                   symptom=self._symptoms.get(h.symptom)) for h in event.hits]  # type: ignore[arg-type]
+        return event._replace(hits=hits)

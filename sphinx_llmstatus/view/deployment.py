@@ -1,0 +1,85 @@
+"""The deployment-wide words of a scan report: when and where each first failure happened, the
+other side of its link, and the root-cause candidate. Decided once, in the user's language; the
+text, Markdown and notebook reports lay them out (entries are :meth:`Report.first_failures`')."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..render.labels import label
+
+Entry = Mapping[str, object]
+
+
+def when(time: object) -> str:
+    """An ISO time as a person reads it: ``2026-11-30 10:05:00.100`` (milliseconds)."""
+    if not time:
+        return ""
+    text = str(time).replace("T", " ")
+    head, dot, frac = text.partition(".")
+    return f"{head}.{frac[:3]}" if dot else head
+
+
+def where(entry: Entry, lang: str) -> str:
+    """``2026-11-30 10:05:00.100  prefill-0 (prefill)``: time, host and role, as far as known."""
+    host, role = entry.get("host"), entry.get("role")
+    node = str(host) if host else ""
+    if role:
+        node = f"{node} ({label(str(role), lang)})" if node else label(str(role), lang)
+    return "  ".join(part for part in (when(entry.get("time")), node) if part)
+
+
+def peer_note(entry: Entry, lang: str) -> str | None:
+    """The other side of the failure's link, and whether it failed first; None when unknown."""
+    peer = entry.get("peer")
+    if not isinstance(peer, Mapping):
+        return None
+    who = str(peer.get("host") or peer.get("file") or "?")
+    fmt = {"cluster": peer.get("cluster_id"), "who": who, "name": peer.get("name"),
+           "time": when(peer.get("time")) or "?"}
+    if peer.get("name") is None:
+        return label("linked with cluster {cluster} ({who}), which logged no failure", lang, **fmt)
+    mine, theirs = entry.get("time"), peer.get("time")
+    if mine and theirs and str(theirs) <= str(mine):
+        return label("linked with cluster {cluster} ({who}): follows its {name} at {time}", lang, **fmt)
+    return label("linked with cluster {cluster} ({who}), which failed later with {name} at {time}", lang, **fmt)
+
+
+def root_lines(root: Entry | None, count: int, lang: str) -> list[str]:
+    """The root-cause candidate and the failures that followed it across a link; nothing when the
+    scan found fewer than two first failures (the one failure says it all) or no time to order them."""
+    if root is None or count < 2 or not root.get("time"):
+        return []
+    place = str(root.get("host") or root.get("file"))
+    out = [label("Root-cause candidate: {name} on {place} at {time} (the earliest first failure)", lang,
+                 name=root.get("name"), place=place, time=when(root.get("time")))]
+    followed = root.get("followed_by")
+    for item in followed if isinstance(followed, list) else ():
+        out.append("  " + label("then {name} on {place} at {time}, on the other side of the link", lang,
+                                name=item.get("name"), place=item.get("host") or item.get("file"),
+                                time=when(item.get("time")) or "?"))
+    return out
+
+
+def merged_lines(summary: Mapping[str, object], lang: str) -> list[str]:
+    """A merged summary (``llmstatus merge``) as lines: the root-cause candidate, each first failure
+    (time, node, file, line, process, code, the other side of its link), the counts."""
+    entries = summary.get("first_failures")
+    items = [e for e in entries if isinstance(e, Mapping)] if isinstance(entries, list) else []
+    root = summary.get("root_cause")
+    out = root_lines(root if isinstance(root, Mapping) else None, len(items), lang)
+    if items:
+        out.append(label("First failure per process", lang) + ":")
+    for entry in items:
+        process = entry.get("process") or label("process (unnamed)", lang)
+        out.append("  " + "  ".join(str(part) for part in (where(entry, lang), f"{entry.get('file')}:{entry.get('line')}",
+                                                             process, entry.get("name")) if part))
+        note = peer_note(entry, lang)
+        if note:
+            out.append("    " + note)
+    counts = summary.get("counts")
+    if isinstance(counts, Mapping) and counts:
+        out.append(label("Summary", lang) + ": " + ", ".join(f"{n} × {name}" for name, n in counts.items()))
+    elif not items:
+        out.append(label("No LLM DataDist status code found.", lang))
+    return out

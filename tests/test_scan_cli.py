@@ -51,7 +51,8 @@ def test_summary_json_and_exit_status_by_family(tmp_path):
     assert p.returncode == 1
     report = json.loads(p.stdout)
     assert report["first_failures"] == [{"file": str(log), "line": 1, "name": "LLM_LINK_FAILED",
-                                         "process": "9 (VllmWorker rank=0)"}]
+                                         "process": "9 (VllmWorker rank=0)", "time": None, "host": None,
+                                         "role": None}]
     assert report["counts"] == {"LLM_LINK_FAILED": 1, "LLM_FAILED": 1}
     assert report["likely_consequences"] == {"LLM_FAILED": 1}
     assert report["other_families"] == {"ge": {"ge::FAILED": 1}}

@@ -25,8 +25,15 @@ def where(entry: Entry, lang: str) -> str:
     host, role = entry.get("host"), entry.get("role")
     node = str(host) if host else ""
     if role:
-        node = f"{node} ({label(str(role), lang)})" if node else label(str(role), lang)
+        named = _role(str(role), lang)
+        node = f"{node} ({named})" if node else named
     return "  ".join(part for part in (when(entry.get("time")), node) if part)
+
+
+def _role(role: str, lang: str) -> str:
+    if role == "prefill":
+        return label("prefill", lang)
+    return label("decode", lang) if role == "decode" else role
 
 
 def peer_note(entry: Entry, lang: str) -> str | None:

@@ -302,10 +302,9 @@ class MarkdownFormat(Format):
         counts = [(name, n) for name, n in report.counts.most_common()]
         counts += [(f"{name} ({family}, not LLM DataDist)", n) for family, c in report.other.items()
                    for name, n in c.most_common()]
-        from ..view.hits import after_note
-
         from ..scan.peers import root_cause
         from ..view.deployment import peer_note, root_lines, where
+        from ..view.hits import after_note
 
         ordered = report.ordered()
         items = [(_named(f), h, [note for note in (peer_note(entry, self.lang),

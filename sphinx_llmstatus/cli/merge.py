@@ -23,7 +23,7 @@ def merge_reports(paths: list[str], registry: Registry, fmt: Format) -> int:
     reports = []
     for path in paths:
         try:
-            with (open(path, "rb") if path != "-" else sys.stdin.buffer) as fh:  # type: ignore[attr-defined]
+            with (open(path, "rb") if path != "-" else sys.stdin.buffer) as fh:
                 data = fh.read(MAX_REPORT + 1)
             if len(data) > MAX_REPORT:
                 raise NotASummary(f"larger than {MAX_REPORT >> 20} MiB")

@@ -74,7 +74,8 @@ class _Run:
         return shown_path(name)
 
     def _opened(self, path: str, event: Opened) -> None:
-        host = host_of(event.name, self.roots.get(path)) or getattr(self.args, "host", None)
+        # --host names the node whose logs these are (a per-node scan for merge): it wins.
+        host = getattr(self.args, "host", None) or host_of(event.name, self.roots.get(path))
         self.report.places[self._key(event.name)] = Place(host, role_of_path(event.name), event.mtime)
 
     def _key(self, name: str) -> str:

@@ -398,7 +398,6 @@ def report_summary(report: Report, lang: str, color: bool = False, stdin: str = 
     ``stdin`` is how standard input (file ``-`` in the report) is named; ``after`` says, per first
     failure's key, what its process logged before it (view.hits.after_note)."""
     from ..scan.report import hit_name, hit_view
-
     from ..view.deployment import peer_note, root_lines, where
 
     lines = []

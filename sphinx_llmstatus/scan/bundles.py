@@ -92,13 +92,13 @@ def inputs(path: str, long: bool = False, stdin: BinaryIO | None = None,
     """
     walk = _Walk(Budget(), long)
     if path == "-":
-        raw: BinaryIO = stdin if stdin is not None else sys.stdin.buffer
+        raw: BinaryIO = _Ends(stdin if stdin is not None else sys.stdin.buffer)  # type: ignore[assignment]
         mtime = None
     else:
         raw = open(path, "rb")  # noqa: SIM115 (closed below)
         mtime = _mtime(raw)
     try:
-        stream = io.BufferedReader(Counted(raw, walk.budget, on_read))  # type: ignore[arg-type]
+        stream = io.BufferedReader(Counted(raw, walk.budget, on_read))
         yield from _level(stream, path, 0, walk, mtime)
     finally:
         if path != "-":
@@ -150,7 +150,7 @@ def _tar_members(stream: BinaryIO, name: str, damage: list[str]) -> Iterator[tup
             member_damage: list[str] = []
             salvaged = Salvaged(body, member_damage, (tarfile.TarError, EOFError, OSError),  # type: ignore[arg-type]
                                 lambda exc: f"the archive ends inside this file ({exc})", step=TAR_STEP)
-            reader = _Reported(io.BufferedReader(salvaged), member_damage)
+            reader = _Reported(salvaged, member_damage)
             yield provenance(name, info.name), reader, float(info.mtime)
     except (tarfile.TarError, EOFError, OSError) as exc:
         damage.append(f"tar data is cut or corrupt after the files above ({exc})")
@@ -177,7 +177,7 @@ def _zip_members(stream: BinaryIO, name: str, damage: list[str], depth: int) -> 
                 continue
             salvaged = Salvaged(body, member_damage, (zipfile.BadZipFile, EOFError, OSError, ValueError),  # type: ignore[arg-type]
                                 lambda exc: f"zip data of this file is cut or corrupt ({exc})")
-            yield provenance(name, info.filename), _Reported(io.BufferedReader(salvaged), member_damage), mtime
+            yield provenance(name, info.filename), _Reported(salvaged, member_damage), mtime
 
 
 def _seekable(stream: BinaryIO) -> BinaryIO:
@@ -193,6 +193,26 @@ def _seekable(stream: BinaryIO) -> BinaryIO:
         spool.write(chunk)
     spool.seek(0)
     return spool  # type: ignore[return-value]
+
+
+class _Ends(io.RawIOBase):
+    """Standard input whose end stays the end: a terminal gives one empty read per Ctrl-D, and
+    the formats are told apart by looking ahead, which would ask the user for more."""
+
+    def __init__(self, inner: BinaryIO) -> None:
+        super().__init__()
+        self._inner, self._ended = inner, False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        if self._ended:
+            return 0
+        read = getattr(self._inner, "readinto1", None) or self._inner.readinto  # type: ignore[attr-defined]
+        n: int = read(buffer)
+        self._ended = n == 0
+        return n
 
 
 class _Reported(io.BufferedReader):

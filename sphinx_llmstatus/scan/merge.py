@@ -43,7 +43,7 @@ def merge(reports: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     seen: set[tuple[object, ...]] = set()
     for entry in sort_by_time(dict(e) for r in reports for e in r["first_failures"]):
         host = entry.get("host")
-        key = (host, pid_of(entry.get("process"))) if host and entry.get("process") else \
+        key = (host, pid_of(str(entry.get("process")))) if host and entry.get("process") else \
             (entry.get("file"), entry.get("process"))
         if key not in seen:
             seen.add(key)

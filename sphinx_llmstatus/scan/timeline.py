@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from ..registry.clues import Stamp, read_clue, read_stamp, stamp_text
 from ..registry.model import Registry
@@ -59,7 +59,7 @@ def with_year(stamp: Stamp | None, mtime: float | None) -> Stamp | None:
         return stamp
     if mtime is None:
         return None
-    year = datetime.fromtimestamp(mtime, timezone.utc).year
+    year = datetime.fromtimestamp(mtime, UTC).year
     return (year, *stamp[1:])
 
 

@@ -16,11 +16,8 @@ from ..registry.model import Registry, StatusCode
 from .hit import Hit
 from .pipeline import Event, Found
 
-#: The fields of a Hit that hold registry codes.
-_CODES = ("code", "related", "other")
 
-
-def _code_key(code: StatusCode | None) -> tuple[str, int] | None:
+def _code_key(code: StatusCode | None) -> tuple[str, int | None] | None:
     return None if code is None else (code.family, code.value)
 
 
@@ -28,7 +25,9 @@ def pack(event: Event) -> Event:
     """``event`` with the registry records of its hits replaced by their keys."""
     if not isinstance(event, Found):
         return event
-    hits = [replace(h, **{f: _code_key(getattr(h, f)) for f in _CODES},  # type: ignore[arg-type]
+    # The key stands in the field of the record it names until Unpacker puts the record back.
+    hits = [replace(h, code=_code_key(h.code), related=_code_key(h.related),  # type: ignore[arg-type]
+                    other=_code_key(h.other),  # type: ignore[arg-type]
                     symptom=getattr(h.symptom, "id", None)) for h in event.hits]
     return event._replace(hits=hits)
 
@@ -51,6 +50,7 @@ class Unpacker:
     def __call__(self, event: Event) -> Event:
         if not isinstance(event, Found):
             return event
-        hits: list[Hit] = [replace(h, **{f: self._code(getattr(h, f)) for f in _CODES},
-                                   symptom=self._symptoms.get(h.symptom)) for h in event.hits]  # type: ignore[arg-type]
+        hits: list[Hit] = [replace(h, code=self._code(h.code), related=self._code(h.related), other=self._code(h.other),
+                                   symptom=self._symptoms.get(h.symptom))
+                           for h in event.hits]
         return event._replace(hits=hits)

@@ -1,0 +1,281 @@
+"""A whole deployment's logs (issue 23): bundles, damaged files, time order, both sides of a link,
+merge, -j, progress and Ctrl-C. Archives and compressed files are made by the real tools."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from deployment import EXPECTED_FIRST, make_bundle, make_tree
+
+CLI = [sys.executable, "-m", "sphinx_llmstatus"]
+FAILURE = b"[ERROR] LinkLlmClusters failed, ret = 1343270921\n"
+needs = pytest.mark.skipif(not all(shutil.which(t) for t in ("tar", "gzip", "zip")), reason="needs tar, gzip, zip")
+
+
+def run(*args: str, stdin: bytes | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "NO_COLOR": "1"}
+    return subprocess.run([*CLI, *args], input=stdin, capture_output=True, check=False, timeout=300, env=env,
+                          cwd=cwd)
+
+
+@pytest.fixture(scope="module")
+def deployment(tmp_path_factory):
+    root = tmp_path_factory.mktemp("deployment")
+    tree = make_tree(root / "nodes")
+    return tree, make_bundle(root, tree)
+
+
+def _summary(*args: str) -> dict:
+    p = run("scan", "--summary", "--json", *args)
+    assert p.returncode == 2, p.stderr  # the cut member is named: exit 2
+    return json.loads(p.stdout)
+
+
+def _pairs(summary: dict) -> list[tuple]:
+    return [(e["name"], e["time"], e["host"], e["process"], (e.get("peer") or {}).get("name"),
+             (e.get("peer") or {}).get("host")) for e in summary["first_failures"]]
+
+
+@needs
+def test_bundle_first_failure_provenance_time_and_pair(deployment):
+    _tree, bundle = deployment
+    summary = _summary(str(bundle))
+    first = summary["first_failures"]
+    assert (first[0]["name"], first[0]["time"]) == EXPECTED_FIRST
+    assert first[0]["file"] == f"{bundle}{{prefill-0/plog/plog-4242_20261130100000.log}}"
+    assert (first[0]["host"], first[0]["role"]) == ("prefill-0", "prefill")
+    decode = next(e for e in first if e["name"] == "LLM_TIMEOUT")
+    assert decode["file"] == f"{bundle}{{decode-1/logs.zip{{vllm.log}}}}"  # nested zip: named inside it
+    assert decode["remote_cluster"] == "1000" and decode["role"] == "decode"
+    assert decode["peer"] == {"cluster_id": "1000", "host": "prefill-0", "file": first[0]["file"], "line": 2,
+                              "time": EXPECTED_FIRST[1], "name": "LLM_DEVICE_OUT_OF_MEMORY"}
+    assert summary["root_cause"]["name"] == "LLM_DEVICE_OUT_OF_MEMORY"
+    assert [f["name"] for f in summary["root_cause"]["followed_by"]] == ["LLM_TIMEOUT"]
+    times = [e["time"] for e in first]
+    assert times == sorted(times)  # by time across hosts, not by path (decode-1 sorts first)
+    # The cut member gives its lines up to the cut (its failure is among them) and is named.
+    assert any(e["name"] == "LLM_LINK_FAILED" and e["process"] == "4243 (python)" for e in first)
+
+
+@needs
+def test_bundle_text_report_leads_with_the_root_cause_and_names_the_cut_member(deployment):
+    _tree, bundle = deployment
+    p = run("scan", "--summary", str(bundle))
+    out, err = p.stdout.decode(), p.stderr.decode()
+    assert out.startswith("Root-cause candidate: LLM_DEVICE_OUT_OF_MEMORY on prefill-0 at 2026-11-30 10:05:00.100")
+    assert "then LLM_TIMEOUT on decode-1 at 2026-11-30 10:05:03, on the other side of the link" in out
+    assert "linked with cluster 1000 (prefill-0): follows its LLM_DEVICE_OUT_OF_MEMORY" in out
+    assert f"cannot read {bundle}{{prefill-0/plog/plog-4243_20261130100600.log.gz}}: gzip data ends" in err
+    assert p.returncode == 2
+
+
+@needs
+def test_merge_of_per_node_reports_equals_the_whole_scan(deployment, tmp_path):
+    tree, bundle = deployment
+    whole = _summary(str(bundle))
+    reports = []
+    for node in ("prefill-0", "decode-1"):
+        p = run("scan", "-r", "--summary", "--json", "--host", node, node, cwd=tree)
+        path = tmp_path / f"{node}.json"
+        path.write_bytes(p.stdout)
+        reports.append(str(path))
+    merged = run("merge", "--json", *reports)
+    assert merged.returncode == 1, merged.stderr
+    data = json.loads(merged.stdout)
+    assert _pairs(data) == _pairs(whole)
+    assert data["root_cause"]["name"] == whole["root_cause"]["name"]
+    assert data["counts"] == whole["counts"]
+    text = run("merge", *reports).stdout.decode()
+    assert text.startswith("Root-cause candidate: LLM_DEVICE_OUT_OF_MEMORY on prefill-0")
+
+
+def test_merge_refuses_what_is_not_a_summary(tmp_path):
+    bad = tmp_path / "hits.json"
+    bad.write_text('{"name": "LLM_TIMEOUT"}\n')
+    p = run("merge", str(bad))
+    assert p.returncode == 2 and p.stderr.decode().startswith(f"llmstatus: cannot merge {bad}: no 'first_failures'")
+    assert len(p.stderr.decode().splitlines()) == 1
+
+
+@needs
+def test_jobs_two_gives_the_output_of_jobs_one(deployment):
+    tree, _bundle = deployment
+    for fmt in ("text", "json"):
+        one = run("scan", "-r", "-j", "1", "--format", fmt, ".", cwd=tree)
+        two = run("scan", "-r", "-j", "2", "--format", fmt, ".", cwd=tree)
+        assert one.stdout == two.stdout and one.stderr == two.stderr and one.returncode == two.returncode
+        assert b"LLM_TIMEOUT" in one.stdout
+
+
+def test_truncated_gzip_gives_the_lines_zcat_gives(tmp_path):
+    text = b"".join(b"[ERROR] worker %d ret = 1343270921\n" % i for i in range(2000))
+    path = tmp_path / "cut.log.gz"
+    path.write_bytes(gzip.compress(text)[:-10])
+    zcat = subprocess.run(["gzip", "-dc", str(path)], capture_output=True, check=False)
+    expected = zcat.stdout.count(b"\n")
+    assert expected >= 1990
+    p = run("scan", "--json", str(path))
+    assert len(p.stdout.splitlines()) == expected
+    assert p.returncode == 2 and "cut short" in p.stderr.decode()
+
+
+def test_xz_padding_is_whole_and_gzip_garbage_is_named_after_the_hits(tmp_path):
+    if not shutil.which("xz"):
+        pytest.skip("needs xz")
+    log = tmp_path / "w.log"
+    log.write_bytes(FAILURE * 3)
+    subprocess.run(["xz", "-k", str(log)], check=True)
+    padded = tmp_path / "w.log.xz"
+    padded.write_bytes(padded.read_bytes() + b"\0" * 8)  # stream padding: xz -t accepts it
+    assert subprocess.run(["xz", "-t", str(padded)], check=False).returncode == 0
+    p = run("scan", "--json", str(padded))
+    assert (p.returncode, len(p.stdout.splitlines()), p.stderr) == (1, 3, b"")
+    garbage = tmp_path / "g.log.gz"
+    garbage.write_bytes(gzip.compress(FAILURE * 3) + b"garbage\n")
+    p = run("scan", "--json", str(garbage))
+    assert len(p.stdout.splitlines()) == 3
+    assert p.stderr.decode() == f"llmstatus: cannot read {garbage}: decompression OK, trailing garbage ignored " \
+                                "(as gzip says)\n"
+    assert p.returncode == 2  # as gzip -t says 2
+
+
+def test_zstd_long_window_needs_long(tmp_path):
+    if not shutil.which("zstd"):
+        pytest.skip("needs zstd")
+    log = tmp_path / "w.log"
+    log.write_bytes(FAILURE * 1000)
+    with open(log, "rb") as src, open(tmp_path / "w.zst", "wb") as dst:  # streamed: the frame keeps its 2 GiB window
+        subprocess.run(["zstd", "-q", "--long=31", "-c"], stdin=src, stdout=dst, check=True)
+    p = run("scan", "--json", str(tmp_path / "w.zst"))
+    assert p.returncode == 2 and "scan with --long" in p.stderr.decode() and p.stdout == b""
+    p = run("scan", "--json", "--long", str(tmp_path / "w.zst"))
+    assert p.returncode == 1 and len(p.stdout.splitlines()) == 1000
+
+
+def test_empty_directory_and_output_inside_the_scanned_directory(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    p = run("scan", "-r", str(empty))
+    assert p.returncode == 2 and p.stderr.decode() == f"llmstatus: cannot read {empty}: holds no file to scan\n"
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "w.log").write_bytes(FAILURE)
+    shell = subprocess.run(f"{sys.executable} -m sphinx_llmstatus scan -r logs > logs/out", shell=True,
+                           cwd=tmp_path, capture_output=True, check=False, timeout=120)
+    assert "input file is also the output" in shell.stderr.decode()
+    assert (logs / "out").read_text().count("LLM_LINK_FAILED") >= 1
+    assert (logs / "out").stat().st_size < 10_000  # it did not read itself
+
+
+@pytest.mark.skipif(os.geteuid() == 0 if hasattr(os, "geteuid") else True, reason="root reads any directory")
+def test_unreadable_subdirectory_is_named_with_exit_2(tmp_path):
+    (tmp_path / "logs" / "locked").mkdir(parents=True)
+    (tmp_path / "logs" / "w.log").write_bytes(FAILURE)
+    os.chmod(tmp_path / "logs" / "locked", 0)
+    try:
+        p = run("scan", "-r", str(tmp_path / "logs"))
+    finally:
+        os.chmod(tmp_path / "logs" / "locked", 0o755)
+    assert p.returncode == 2 and "locked: Permission denied" in p.stderr.decode()
+
+
+def test_archive_nested_deeper_than_three_levels_is_named(tmp_path):
+    import io
+    import tarfile
+
+    data = FAILURE
+    name = "w.log"
+    for level in range(5):
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w") as tar:
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+        data, name = buf.getvalue(), f"level{level}.tar"
+    (tmp_path / "deep.tar").write_bytes(data)
+    p = run("scan", str(tmp_path / "deep.tar"))
+    assert "nested more than 3 levels deep" in p.stderr.decode() and p.returncode == 2
+
+
+def _pty_run(args: list[str], stdin: int | None = None) -> tuple[subprocess.Popen, int]:
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # a new pty is 0x0
+    proc = subprocess.Popen([*CLI, *args], stdin=stdin, stdout=subprocess.PIPE, stderr=follower,
+                            env={**os.environ, "NO_COLOR": "1", "COLUMNS": "100"})
+    os.close(follower)
+    return proc, leader
+
+
+def _read_all(fd: int) -> bytes:
+    out = b""
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:  # the other side closed
+            break
+        if not chunk:
+            break
+        out += chunk
+    return out
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_progress_line_on_a_terminal_and_none_in_a_pipe(tmp_path):
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for i in range(3):
+        (logs / f"w{i}.log").write_bytes(b"worker ok\n" * 200_000 + FAILURE)
+    proc, leader = _pty_run(["scan", "-r", "-j", "1", "--summary", str(logs)])
+    proc.wait(timeout=120)
+    err = _read_all(leader)
+    os.close(leader)
+    assert b"scanning" in err and b"files" in err  # tqdm's line on the terminal's stderr
+    assert b"scanning" not in proc.stdout.read()  # type: ignore[union-attr]
+    piped = run("scan", "-r", "--summary", str(logs))
+    assert b"scanning" not in piped.stderr and b"scanning" not in piped.stdout
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs signals")
+def test_ctrl_c_prints_the_summary_of_what_was_scanned_and_exits_130():
+    reader, writer = os.pipe()
+    proc = subprocess.Popen([*CLI, "scan", "--summary", "-"], stdin=reader, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env={**os.environ, "NO_COLOR": "1"})
+    os.close(reader)
+    os.write(writer, FAILURE * 5 + b"worker ok\n" * 100)
+    time.sleep(1.5)
+    os.write(writer, b"worker ok\n" * 100)  # a buffered read returns once more data comes: scanned now
+    time.sleep(2)  # the scanner waits for more
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    os.close(writer)
+    assert proc.returncode == 130, err
+    assert b"LLM_LINK_FAILED" in out and b"Summary: 5 occurrence" in out
+    assert b"interrupted" in err
+
+
+def test_stdin_on_a_terminal_says_it_reads_standard_input():
+    import pty
+
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([*CLI, "scan"], stdin=follower, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "NO_COLOR": "1"})
+    os.close(follower)
+    time.sleep(2)
+    os.write(leader, b"\x04")  # Ctrl-D: the end of input
+    out, err = proc.communicate(timeout=60)
+    os.close(leader)
+    assert b"reading the log from standard input" in err

@@ -279,3 +279,27 @@ def test_stdin_on_a_terminal_says_it_reads_standard_input():
     out, err = proc.communicate(timeout=60)
     os.close(leader)
     assert b"reading the log from standard input" in err
+
+
+def test_big_compressed_file_decoded_by_a_child_keeps_every_line_and_the_damage(tmp_path):
+    """A compressed file of 8 MiB and more is decoded by a child process (scan.unpack): the hits
+    are those of the plain file, and a cut file gives zcat's lines, then its damage."""
+    import random
+
+    rnd = random.Random(5)
+    lines = [b"%032x worker step ok\n" % rnd.getrandbits(128) for _ in range(400_000)]
+    for i in range(0, len(lines), 50_000):
+        lines[i] = FAILURE
+    text = b"".join(lines)
+    packed = gzip.compress(text, compresslevel=1)
+    assert len(packed) >= 8 << 20  # the child's threshold (scan.unpack.CHILD_MIN)
+    plain, whole, cut = tmp_path / "w.log", tmp_path / "w.log.gz", tmp_path / "cut.log.gz"
+    plain.write_bytes(text)
+    whole.write_bytes(packed)
+    cut.write_bytes(packed[: len(packed) * 9 // 10])
+    expected = run("scan", "--json", str(plain)).stdout.replace(str(plain).encode(), b"F")
+    assert run("scan", "--json", str(whole)).stdout.replace(str(whole).encode(), b"F") == expected
+    p = run("scan", "--json", str(cut))
+    zcat = subprocess.run(["gzip", "-dc", str(cut)], capture_output=True, check=False).stdout
+    assert len(p.stdout.splitlines()) == zcat.count(FAILURE) == 8
+    assert p.returncode == 2 and "cut short" in p.stderr.decode()

@@ -29,7 +29,7 @@ from typing import BinaryIO
 
 from .decompress import Budget, Counted, Salvaged
 from .encoding import looked_at, utf8_stream
-from .sources import decompressed
+from .sources import decompressed, detect
 
 #: Archives inside archives opened, counting the outermost (``a.tar{b.zip{c.tar{log}}}``: 3).
 MAX_DEPTH = 3
@@ -37,7 +37,10 @@ MAX_DEPTH = 3
 MAX_MEMBERS = 100_000
 #: Bytes read from a tar member at a time: tarfile drops a read it cannot finish, so a cut
 #: member loses at most this much before the cut.
-TAR_STEP = 16 << 10
+TAR_STEP = 65536
+#: Bytes tarfile's stream reader takes from the archive at a time (its default, 10 KiB, costs a
+#: Python call per 10 KiB of every member).
+TAR_BUFFER = 65536
 #: A zip inside another archive is held in memory up to this size, then in a temporary file.
 SPOOL_MEMORY = 32 << 20
 
@@ -97,12 +100,29 @@ def inputs(path: str, long: bool = False, stdin: BinaryIO | None = None,
     else:
         raw = open(path, "rb")  # noqa: SIM115 (closed below)
         mtime = _mtime(raw)
+    stream: BinaryIO | None = None
     try:
-        stream = io.BufferedReader(Counted(raw, walk.budget, on_read))
+        stream = _opened(raw, path, walk, on_read)
         yield from _level(stream, path, 0, walk, mtime)
     finally:
+        if stream is not None:
+            stream.close()
         if path != "-":
             raw.close()
+
+
+def _opened(raw: BinaryIO, path: str, walk: _Walk, on_read: Callable[[int], None] | None) -> BinaryIO:
+    """The file's bytes; for a big compressed file on disk, its decompressed bytes from a child
+    process (:mod:`.unpack`), which decodes while this process scans."""
+    from .unpack import CHILD_MIN, ChildDecoded
+
+    if path != "-":
+        fd = raw.fileno()
+        fmt = detect(os.pread(fd, 8, 0))
+        if fmt is not None and os.fstat(fd).st_size >= CHILD_MIN:
+            damage: list[str] = []
+            return _Reported(ChildDecoded(fd, fmt, damage, walk.long, on_read), damage)
+    return io.BufferedReader(Counted(raw, walk.budget, on_read))
 
 
 def _mtime(raw: BinaryIO) -> float | None:
@@ -140,7 +160,7 @@ def _level(stream: BinaryIO, name: str, depth: int, walk: _Walk, mtime: float | 
 def _tar_members(stream: BinaryIO, name: str, damage: list[str]) -> Iterator[tuple[str, BinaryIO, float]]:
     """``(provenance, stream, mtime)`` of each regular file of a tar stream, read in order."""
     try:
-        archive = tarfile.open(fileobj=stream, mode="r|")  # noqa: SIM115 (a stream: nothing to close)
+        archive = tarfile.open(fileobj=stream, mode="r|", bufsize=TAR_BUFFER)  # noqa: SIM115 (a stream: nothing to close)
         for info in archive:
             if not info.isfile():
                 continue
@@ -150,7 +170,7 @@ def _tar_members(stream: BinaryIO, name: str, damage: list[str]) -> Iterator[tup
             member_damage: list[str] = []
             salvaged = Salvaged(body, member_damage, (tarfile.TarError, EOFError, OSError),  # type: ignore[arg-type]
                                 lambda exc: f"the archive ends inside this file ({exc})", step=TAR_STEP)
-            reader = _Reported(salvaged, member_damage)
+            reader = _Reported(salvaged, member_damage, 1 << 22)
             yield provenance(name, info.name), reader, float(info.mtime)
     except (tarfile.TarError, EOFError, OSError) as exc:
         damage.append(f"tar data is cut or corrupt after the files above ({exc})")
@@ -177,7 +197,7 @@ def _zip_members(stream: BinaryIO, name: str, damage: list[str], depth: int) -> 
                 continue
             salvaged = Salvaged(body, member_damage, (zipfile.BadZipFile, EOFError, OSError, ValueError),  # type: ignore[arg-type]
                                 lambda exc: f"zip data of this file is cut or corrupt ({exc})")
-            yield provenance(name, info.filename), _Reported(salvaged, member_damage), mtime
+            yield provenance(name, info.filename), _Reported(salvaged, member_damage, 1 << 22), mtime
 
 
 def _seekable(stream: BinaryIO) -> BinaryIO:
@@ -218,8 +238,8 @@ class _Ends(io.RawIOBase):
 class _Reported(io.BufferedReader):
     """A member's stream that carries its damage list, for :func:`_level` to take over."""
 
-    def __init__(self, raw: io.RawIOBase, damage: list[str]) -> None:
-        super().__init__(raw)
+    def __init__(self, raw: io.RawIOBase, damage: list[str], size: int = io.DEFAULT_BUFFER_SIZE) -> None:
+        super().__init__(raw, size)
         self.member_damage = damage
 
 

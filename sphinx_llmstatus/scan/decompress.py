@@ -15,11 +15,15 @@ stream that expands like an archive bomb.
 from __future__ import annotations
 
 import io
+import queue
+import threading
 from collections.abc import Callable
 from typing import BinaryIO, Protocol
 
-#: Most bytes read or produced per step.
-CHUNK = 1 << 18
+#: Most bytes read or produced per step. Large: the decoding thread (:class:`Prefetched`) needs
+#: the GIL between steps and waits up to the switch interval (5 ms) for it, so each step must
+#: decode for longer than that.
+CHUNK = 1 << 22
 #: An input may expand this many times its compressed size (after :data:`BOMB_FLOOR` bytes) ...
 BOMB_RATIO = 1000
 #: ... once it has produced this many bytes; real logs compress 5 to 50 times.
@@ -104,16 +108,18 @@ class Decoded(io.RawIOBase):
         self._raw, self._fmt, self._damage, self._budget = raw, fmt, damage, budget
         self._decoder, self._errors = _new_decoder(fmt)
         self._input, self._out, self._done = b"", b"", False
+        self._at = 0  # self._out[self._at:] is still to be read
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
-        while not self._out and not self._done:
+        while self._at >= len(self._out) and not self._done:
+            self._out, self._at = b"", 0
             self._step()
-        n = min(len(buffer), len(self._out))
-        buffer[:n] = self._out[:n]
-        self._out = self._out[n:]
+        n = min(len(buffer), len(self._out) - self._at)
+        buffer[:n] = memoryview(self._out)[self._at:self._at + n]  # no copy of what is left
+        self._at += n
         return n
 
     def _stop(self, why: str) -> None:
@@ -183,16 +189,21 @@ class Salvaged(io.RawIOBase):
         return True
 
     def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
-        if self._done:
-            return 0
-        try:
-            data = self._inner.read(min(len(buffer), self._step))
-        except self._errors as exc:
-            self._damage.append(self._what(exc))
-            self._done = True
-            return 0
-        n = len(data)
-        buffer[:n] = data
+        """Fills ``buffer`` in reads of ``step`` bytes (fewer at the end or the damage)."""
+        n = 0
+        while n < len(buffer) and not self._done:
+            try:
+                data = self._inner.read(min(len(buffer) - n, self._step))
+            except self._errors as exc:
+                self._damage.append(self._what(exc))
+                self._done = True
+                break
+            if not data:
+                break
+            buffer[n:n + len(data)] = data
+            n += len(data)
+            if len(data) < self._step:  # what a pipe or a decoder had: give it now
+                break
         if self._budget is not None and n:
             bomb = self._budget.produced(n)
             if bomb:
@@ -250,3 +261,54 @@ class _ZstdChecked(Salvaged):
             self._damage.append("zstd data ends inside a frame (cut short): the lines before the cut were scanned")
             self._done = True
         return n
+
+
+class Prefetched(io.RawIOBase):
+    """``inner``'s bytes, read ahead by a thread: zlib, bz2, lzma and zstd release the GIL while
+    they decode, so a compressed log is decompressed while the scanner reads the chunk before.
+    At most :data:`AHEAD` chunks of :data:`CHUNK` bytes wait; errors reach the reader in order."""
+
+    AHEAD = 8
+
+    def __init__(self, inner: BinaryIO) -> None:
+        super().__init__()
+        self._inner = inner
+        self._queue: queue.Queue[bytes | BaseException] = queue.Queue(self.AHEAD)
+        self._pending, self._ended = b"", False
+        self._thread = threading.Thread(target=self._fill, name="llmstatus-decompress", daemon=True)
+        self._thread.start()
+
+    def _fill(self) -> None:
+        try:
+            while True:
+                data = self._inner.read(CHUNK)
+                self._queue.put(data)
+                if not data:
+                    return
+        except BaseException as exc:  # noqa: BLE001 (handed to the reader, which raises it)
+            self._queue.put(exc)
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        if not self._pending and not self._ended:
+            item = self._queue.get()
+            if isinstance(item, BaseException):
+                self._ended = True
+                raise item
+            self._pending, self._ended = item, not item
+        n = min(len(buffer), len(self._pending))
+        buffer[:n] = self._pending[:n]
+        self._pending = self._pending[n:]
+        return n
+
+    def close(self) -> None:
+        if not self.closed and self._thread.is_alive():
+            while self._thread.is_alive():  # let the thread end: drain what it waits to put
+                try:
+                    self._queue.get(timeout=0.05)
+                except queue.Empty:
+                    pass
+        self._inner.close()
+        super().close()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
 from multiprocessing.pool import AsyncResult, Pool
@@ -36,6 +37,8 @@ def default_jobs() -> int:
 def _start(registry_files: tuple[str, ...]) -> None:
     global _REGISTRY
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if _REGISTRY is not None:  # forked: the command's registry came along
+        return
     if registry_files:
         from ..registry.loader import load_registry
 
@@ -55,7 +58,18 @@ class Workers:
     """A pool of scanning processes; use as a context manager (``with Workers(...) as w``)."""
 
     def __init__(self, jobs: int, registry: Registry, registry_files: tuple[str, ...]) -> None:
-        method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+        global _REGISTRY
+        methods = multiprocessing.get_all_start_methods()
+        # fork shares the loaded registry and the compiled scanner (no start-up per worker); it is
+        # safe only while this process runs one thread, else a fresh interpreter is started.
+        if "fork" in methods and threading.active_count() == 1:
+            method = "fork"
+            _REGISTRY = registry
+            from .engine import scanner
+
+            scanner(registry)  # compiled once, here, for every worker
+        else:
+            method = "forkserver" if "forkserver" in methods else "spawn"
         self._pool: Pool = multiprocessing.get_context(method).Pool(jobs, _start, (registry_files,))
         self._jobs = jobs
         self._unpack = Unpacker(registry)

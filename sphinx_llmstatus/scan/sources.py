@@ -20,7 +20,7 @@ import sys
 from collections.abc import Iterator
 from typing import BinaryIO, NamedTuple
 
-from .decompress import Budget, Decoded, zstd_reader
+from .decompress import Budget, Decoded, Prefetched, zstd_reader
 from .encoding import looked_at, utf8_stream
 
 #: A zstd frame's magic number and a skippable frame's (its low 4 bits vary), little-endian (RFC 8878).
@@ -127,6 +127,7 @@ def decompressed(stream: BinaryIO, damage: list[str] | None = None, budget: Budg
         reader = zstd_reader(stream, found, budget, long)
     else:
         reader = io.BufferedReader(Decoded(stream, fmt, found, budget))
+    reader = io.BufferedReader(Prefetched(reader))
     return reader if damage is not None else io.BufferedReader(_RaiseAtEnd(reader, found))
 
 

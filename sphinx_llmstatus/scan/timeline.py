@@ -11,8 +11,9 @@ the role comes from the log's clues, else from the words of that path.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from datetime import UTC, datetime
 
 from ..registry.clues import Stamp, read_clue, read_stamp, stamp_text
@@ -72,10 +73,9 @@ class ClueWatch:
     """Passes the engine's segments through, noting the clue lines (cluster ids, roles) in them."""
 
     def __init__(self, registry: Registry) -> None:
-        self._by_literal: dict[bytes, list] = {}
-        for clue in registry.log_clues:
-            if clue.kind != "time":
-                self._by_literal.setdefault(clue.literal.encode("utf-8"), []).append(clue)
+        self._clues = [c for c in registry.log_clues if c.kind != "time"]
+        # One pass of the scanner's own prefilter (Hyperscan where installed) finds their lines.
+        self._lines_with = _line_finder(tuple(sorted({c.literal.encode("utf-8") for c in self._clues})))
         self._prefix = PrefixReader(registry)
         self._times = Times(registry)
         self.clues: list[Clue] = []
@@ -91,24 +91,30 @@ class ClueWatch:
             yield seg
 
     def _look(self, buf: bytes | bytearray, end: int) -> None:
-        found: list[tuple[int, list]] = []
-        for literal, clues in self._by_literal.items():
-            pos = buf.find(literal, 0, end)
-            while pos >= 0:
-                found.append((pos, clues))
-                pos = buf.find(literal, pos + 1, end)
-        for pos, clues in sorted(found, key=lambda item: item[0]):
-            start = buf.rfind(b"\n", 0, pos) + 1
-            stop = buf.find(b"\n", pos, end)
-            line = bytes(buf[start:stop if stop >= 0 else end]).decode("utf-8", "replace")
-            self._note(line, self._lines + buf.count(b"\n", 0, start) + 1, clues)
+        if self._lines_with is not None:
+            for start in self._lines_with(buf, end):
+                stop = buf.find(b"\n", start, end)
+                line = bytes(buf[start:stop if stop >= 0 else end]).decode("utf-8", "replace")
+                self._note(line, self._lines + buf.count(b"\n", 0, start) + 1)
         self._lines += buf.count(b"\n", 0, end) + (0 if buf[end - 1:end] == b"\n" else 1)
 
-    def _note(self, line: str, line_no: int, clues: list) -> None:
-        for clue in clues:
+    def _note(self, line: str, line_no: int) -> None:
+        for clue in self._clues:
             value = read_clue(clue, line)
             if value is not None:
                 self.clues.append(Clue(clue.kind, value, line_no, self._prefix(line).process, self._times(line)))
+
+
+@lru_cache(maxsize=8)
+def _line_finder(literals: tuple[bytes, ...]) -> Callable[[bytes | bytearray, int], list[int]] | None:
+    """The starts of the lines of ``data[:end]`` that hold one of ``literals`` (None: none to find)."""
+    if not literals:
+        return None
+    import re
+
+    from .prefilter import make
+
+    return make([re.escape(lit) for lit in literals], literals).starts  # type: ignore[arg-type]
 
 
 def host_of(name: str, root: str | None) -> str | None:

@@ -303,3 +303,35 @@ def test_big_compressed_file_decoded_by_a_child_keeps_every_line_and_the_damage(
     zcat = subprocess.run(["gzip", "-dc", str(cut)], capture_output=True, check=False).stdout
     assert len(p.stdout.splitlines()) == zcat.count(FAILURE) == 8
     assert p.returncode == 2 and "cut short" in p.stderr.decode()
+
+
+def test_archive_bombs_stay_bounded(tmp_path, monkeypatch):
+    """Members are counted across levels and expansion is bounded (limits lowered here: the real
+    ones are 100,000 members and 1,000 times past 1 GiB)."""
+    import io
+    import tarfile
+    import zipfile
+
+    from sphinx_llmstatus.scan import bundles, decompress
+
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        for i in range(5):
+            info = tarfile.TarInfo(f"m{i}.log")
+            info.size = len(FAILURE)
+            tar.addfile(info, io.BytesIO(FAILURE))
+    (tmp_path / "many.tar").write_bytes(buf.getvalue())
+    monkeypatch.setattr(bundles, "MAX_MEMBERS", 3)
+    logs = list(bundles.inputs(str(tmp_path / "many.tar")))
+    assert [log.name.split("{")[-1] for log in logs[:3]] == ["m0.log}", "m1.log}", "m2.log}"]
+    assert logs[-1].error == "holds more than 3 files: the rest were not read"
+    monkeypatch.setattr(decompress, "BOMB_FLOOR", 1 << 20)
+    monkeypatch.setattr(decompress, "BOMB_RATIO", 100)
+    (tmp_path / "zeros.gz").write_bytes(gzip.compress(b"\n" * (8 << 20)))
+    (log,) = bundles.inputs(str(tmp_path / "zeros.gz"))
+    assert len(log.stream.read()) < 8 << 20  # type: ignore[union-attr]
+    assert "archive bomb" in log.damage[0]
+    with zipfile.ZipFile(tmp_path / "zeros.zip", "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("zeros.log", b"\n" * (8 << 20))
+    (log, *_rest) = bundles.inputs(str(tmp_path / "zeros.zip"))
+    assert len(log.stream.read()) < 8 << 20 and "archive bomb" in log.damage[0]  # type: ignore[union-attr]

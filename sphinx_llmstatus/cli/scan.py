@@ -51,6 +51,7 @@ class _Run:
         self.unreadable = False
         self.scanned = 0
         self.found = False
+        self._labels: dict[str, str] = {}
 
     def replay(self, path: str, events: Iterator[Event], progress: Progress) -> None:
         """Take one path's events: count, write the hits, name what could not be read."""
@@ -66,12 +67,13 @@ class _Run:
             elif isinstance(event, Failed):
                 self._cannot_read(event.name, event.reason)
 
-    @staticmethod
-    def _label(name: str) -> str:
+    def _label(self, name: str) -> str:
         """How ``name`` is shown: standard input as the formats name it, a path escaped."""
-        if name == "-" or name.startswith("-{"):
-            return STDIN_LABEL + shown_path(name[1:])
-        return shown_path(name)
+        shown = self._labels.get(name)
+        if shown is None:
+            is_stdin = name == "-" or name.startswith("-{")
+            shown = self._labels[name] = STDIN_LABEL + shown_path(name[1:]) if is_stdin else shown_path(name)
+        return shown
 
     def _opened(self, path: str, event: Opened) -> None:
         # --host names the node whose logs these are (a per-node scan for merge): it wins.
@@ -157,13 +159,14 @@ def _output_file() -> os.stat_result | None:
 def _sources(paths: list[str], opts: ScanOptions, args: Args, registry: Registry,
              progress: Progress) -> Iterator[tuple[str, Iterator[Event]]]:
     """``(path, its events)`` in order: scanned here, or by workers when several files wait."""
-    from ..scan.parallel import Workers, default_jobs
-    from ..scan.pipeline import events
+    from ..scan.pipeline import default_jobs, events
 
     jobs = min(getattr(args, "jobs", None) or default_jobs(), len(paths))
     if jobs <= 1 or "-" in paths:
         for path in paths:
             yield path, events(path, opts, registry, on_read=progress.reading(path))
         return
+    from ..scan.parallel import Workers
+
     with Workers(jobs, registry, tuple(args.registry or ())) as workers:
         yield from workers.scan(paths, opts)

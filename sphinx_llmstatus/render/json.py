@@ -6,6 +6,9 @@ directly. Text fields keep the registry's `backticks`.
 
 from __future__ import annotations
 
+import functools
+import re
+
 from ..registry.model import Registry, StatusCode
 
 TYPE_CHECKING = False  # no typing import at run time: the command must start fast
@@ -186,10 +189,14 @@ def dumps(value: Any, indent: int | None = None) -> str:
     which a terminal can show without acting on it (C1 controls, bidirectional overrides, U+2028),
     and which encodes to UTF-8 even with the lone surrogates of undecodable file-name bytes."""
     import json
-    import re
-
-    from .text import UNSAFE_BEYOND_C0
 
     text = json.dumps(value, ensure_ascii=False, indent=indent)
     # Only strings can hold these characters: JSON's own syntax is ASCII.
-    return re.sub(f"[{UNSAFE_BEYOND_C0}]", lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _unsafe().sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+@functools.lru_cache(maxsize=1)
+def _unsafe() -> re.Pattern[str]:
+    from .text import UNSAFE_BEYOND_C0
+
+    return re.compile(f"[{UNSAFE_BEYOND_C0}]")

@@ -19,10 +19,7 @@ from __future__ import annotations
 import io
 import os
 import sys
-import tarfile
-import tempfile
 import time
-import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
@@ -146,7 +143,7 @@ def _level(stream: BinaryIO, name: str, depth: int, walk: _Walk, mtime: float | 
     if depth >= MAX_DEPTH:
         yield Input(name, None, damage, error=f"a {kind} archive nested more than {MAX_DEPTH} levels deep: not opened")
         return
-    members = _tar_members(text, name, damage) if kind == "tar" else _zip_members(text, name, damage, depth)
+    members = _tar_members(text, name, damage) if kind == "tar" else _zip_members(text, name, damage, walk.budget)
     for member_name, member, member_mtime in members:
         walk.members += 1
         if walk.members > MAX_MEMBERS:
@@ -159,6 +156,8 @@ def _level(stream: BinaryIO, name: str, depth: int, walk: _Walk, mtime: float | 
 
 def _tar_members(stream: BinaryIO, name: str, damage: list[str]) -> Iterator[tuple[str, BinaryIO, float]]:
     """``(provenance, stream, mtime)`` of each regular file of a tar stream, read in order."""
+    import tarfile  # here: most scans read no archive, and tarfile and zipfile take a while to import
+
     try:
         archive = tarfile.open(fileobj=stream, mode="r|", bufsize=TAR_BUFFER)  # noqa: SIM115 (a stream: nothing to close)
         for info in archive:
@@ -176,8 +175,10 @@ def _tar_members(stream: BinaryIO, name: str, damage: list[str]) -> Iterator[tup
         damage.append(f"tar data is cut or corrupt after the files above ({exc})")
 
 
-def _zip_members(stream: BinaryIO, name: str, damage: list[str], depth: int) -> Iterator[tuple[str, BinaryIO, float]]:
+def _zip_members(stream: BinaryIO, name: str, damage: list[str], budget: Budget) -> Iterator[tuple[str, BinaryIO, float]]:
     """``(provenance, stream, mtime)`` of each file of a zip, from its central directory."""
+    import zipfile
+
     seekable = _seekable(stream)
     try:
         archive = zipfile.ZipFile(seekable)
@@ -196,7 +197,7 @@ def _zip_members(stream: BinaryIO, name: str, damage: list[str], depth: int) -> 
                 yield provenance(name, info.filename), _Failed(str(exc)), mtime
                 continue
             salvaged = Salvaged(body, member_damage, (zipfile.BadZipFile, EOFError, OSError, ValueError),  # type: ignore[arg-type]
-                                lambda exc: f"zip data of this file is cut or corrupt ({exc})")
+                                lambda exc: f"zip data of this file is cut or corrupt ({exc})", budget)
             yield provenance(name, info.filename), _Reported(salvaged, member_damage, 1 << 22), mtime
 
 
@@ -208,6 +209,8 @@ def _seekable(stream: BinaryIO) -> BinaryIO:
             return stream
     except (OSError, ValueError):
         pass
+    import tempfile
+
     spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_MEMORY)  # noqa: SIM115 (closed with the zip)
     while chunk := stream.read(1 << 20):
         spool.write(chunk)

@@ -12,7 +12,6 @@ stops them and reports what was scanned.
 from __future__ import annotations
 
 import multiprocessing
-import os
 import signal
 import threading
 from collections import deque
@@ -24,14 +23,6 @@ from .pipeline import Event, ScanOptions, events
 from .wire import Unpacker, pack
 
 _REGISTRY: Registry | None = None
-
-
-def default_jobs() -> int:
-    """The CPUs this process may run on."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
 
 
 def _start(registry_files: tuple[str, ...]) -> None:

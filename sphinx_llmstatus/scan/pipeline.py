@@ -58,6 +58,16 @@ class Failed(NamedTuple):
 Event = Opened | Found | Closed | Failed
 
 
+def default_jobs() -> int:
+    """The CPUs this process may run on (``scan -j``'s default)."""
+    import os
+
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
 def events(path: str, opts: ScanOptions, registry: Registry, stdin: BinaryIO | None = None,
            on_read: Callable[[int], None] | None = None) -> Iterator[Event]:
     """The events of scanning ``path`` (``-``: standard input); see the module's text.

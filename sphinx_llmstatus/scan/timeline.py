@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 from datetime import UTC, datetime
+from functools import lru_cache
 
 from ..registry.clues import Stamp, read_clue, read_stamp, stamp_text
 from ..registry.model import Registry

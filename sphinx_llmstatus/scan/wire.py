@@ -13,7 +13,6 @@ from dataclasses import replace
 from typing import Any
 
 from ..registry.model import Registry, StatusCode
-from .hit import Hit
 from .pipeline import Event, Found
 
 
@@ -50,7 +49,8 @@ class Unpacker:
     def __call__(self, event: Event) -> Event:
         if not isinstance(event, Found):
             return event
-        hits: list[Hit] = [replace(h, code=self._code(h.code), related=self._code(h.related), other=self._code(h.other),
-                                   symptom=self._symptoms.get(h.symptom))
-                           for h in event.hits]
-        return event._replace(hits=hits)
+        for h in event.hits:  # each hit is this process's own unpickled copy: filled in place
+            for field in ("code", "related", "other"):
+                object.__setattr__(h, field, self._code(getattr(h, field)))
+            object.__setattr__(h, "symptom", self._symptoms.get(h.symptom))  # type: ignore[arg-type]
+        return event

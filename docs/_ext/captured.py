@@ -42,7 +42,13 @@ CLI_EXAMPLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("list", ("list", "--api", "cpp", "--recoverable", "no")),
     ("scan", ("scan", "decode.log")),
     ("scan-summary", ("scan", "--summary", "decode.log")),
+    ("scan-deployment", ("scan", "-r", "--summary", "deployment")),
+    ("merge", ("merge", "prefill-0.json", "decode-1.json")),
 )
+#: Per-node reports the ``merge`` example joins: ``llmstatus scan -r --summary --json --host NODE``
+#: of each node directory of ``docs/examples/deployment``, written to ``_generated/cli/reports``.
+NODES = ("prefill-0", "decode-1")
+REPORTS = OUT / "cli" / "reports"
 
 
 def _fingerprint(*parts: str) -> str:
@@ -85,14 +91,22 @@ def _fence(text: str, lang: str = "text") -> str:
 
 def capture_cli(language: str) -> None:
     """Run every :data:`CLI_EXAMPLES` command and write its fragment (cached)."""
-    key = _fingerprint(language, repr(CLI_EXAMPLES), *(p.read_text() for p in sorted(EXAMPLES.glob("*"))))
+    key = _fingerprint(language, repr(CLI_EXAMPLES),
+                       *(p.read_text() for p in sorted(EXAMPLES.rglob("*")) if p.is_file()))
     if _cached("cli", key):
         return
     env = _locale_env(language)
+    REPORTS.mkdir(parents=True, exist_ok=True)
+    for node in NODES:  # what each node's own scan writes (docs/cli.md shows the commands)
+        report = subprocess.run([sys.executable, "-m", "sphinx_llmstatus", "scan", "-r", "--summary", "--json",
+                                 "--host", node, f"deployment/{node}"], cwd=EXAMPLES, env=env,
+                                stdout=subprocess.PIPE, timeout=60, check=False)
+        (REPORTS / f"{node}.json").write_bytes(report.stdout)
 
     def run(example: tuple[str, tuple[str, ...]]) -> tuple[str, str]:
         ident, args = example
-        proc = subprocess.run([sys.executable, "-m", "sphinx_llmstatus", *args], cwd=EXAMPLES, env=env,
+        cwd = REPORTS if args[0] == "merge" else EXAMPLES
+        proc = subprocess.run([sys.executable, "-m", "sphinx_llmstatus", *args], cwd=cwd, env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
         if "Traceback (most recent call last)" in proc.stdout:  # the command promises one-line errors
             raise ExtensionError(f"llmstatus {' '.join(args)} crashed:\n{proc.stdout}")

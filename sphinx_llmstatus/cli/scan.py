@@ -99,7 +99,7 @@ class _Run:
                                                      bool(self.args.context)))
 
     def _closed(self, event: Closed) -> None:
-        self.report.clues[self._key(event.name)] = event.clues
+        self.report.note_clues(self._key(event.name), event.clues)
         problems = [*event.damage, *([event.error] if event.error else [])]
         for problem in problems:
             self._cannot_read(event.name, problem)

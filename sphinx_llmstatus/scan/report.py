@@ -79,6 +79,8 @@ class Report:
         #: input name -> where its lines come from; input name -> its clue lines.
         self.places: dict[str, Place] = {}
         self.clues: dict[str, tuple[Clue, ...]] = {}
+        #: Years the lines read so far print (:meth:`time_of`).
+        self._years: Counter[int] = Counter()
         #: LLM DataDist code name -> hits; family -> name -> hits; symptom id -> hits.
         self.counts: Counter[str] = Counter()
         self.other: dict[str, Counter[str]] = {}
@@ -140,11 +142,29 @@ class Report:
         return (file, process)
 
     def time_of(self, file: str, hit: Hit) -> Stamp | None:
-        """The time ``hit``'s line prints (the year from the file's date where the line has none)."""
+        """The time ``hit``'s line prints. A line without a year (vLLM's ``11-30 10:05:03``) takes
+        the year the scan's other lines print most (logs of one incident share it), else its file's."""
         if self._times is None:
             return None
+        return self._dated(self._times(hit.line), file)
+
+    def _dated(self, stamp: Stamp | None, file: str) -> Stamp | None:
+        if stamp is None:
+            return None
+        if stamp[0] is not None:
+            self._years[stamp[0]] += 1
+            return stamp
+        if self._years:
+            return (self._years.most_common(1)[0][0], *stamp[1:])
         place = self.places.get(file)
-        return with_year(self._times(hit.line), place.mtime if place else None)
+        return with_year(stamp, place.mtime if place else None)
+
+    def note_clues(self, file: str, clues: tuple[Clue, ...]) -> None:
+        """Keep an input's clue lines (their years date the lines that print none)."""
+        self.clues[file] = clues
+        for clue in clues:
+            if clue.time is not None and clue.time[0] is not None:
+                self._years[clue.time[0]] += 1
 
     def _earlier(self, file: str, hit: Hit, first: tuple[str, Hit]) -> bool:
         new, old = self.time_of(file, hit), self.time_of(*first)
@@ -210,7 +230,7 @@ class Report:
                     continue
                 seen.add((clue.value, file))
                 out.append({"cluster_id": clue.value, "host": place.host, "file": file, "line": clue.line_no,
-                            "process": clue.process, "time": time_text(with_year(clue.time, place.mtime)),
+                            "process": clue.process, "time": time_text(self._dated(clue.time, file)),
                             "role": self._role(file, clue.process)})
         return out
 

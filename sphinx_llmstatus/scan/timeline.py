@@ -92,7 +92,7 @@ class ClueWatch:
 
     def _look(self, buf: bytes | bytearray, end: int) -> None:
         if self._lines_with is not None:
-            for start in self._lines_with(buf, end):
+            for start in self._lines_with(buf, end):  # type: ignore[arg-type]  # a bytearray reads as bytes
                 stop = buf.find(b"\n", start, end)
                 line = bytes(buf[start:stop if stop >= 0 else end]).decode("utf-8", "replace")
                 self._note(line, self._lines + buf.count(b"\n", 0, start) + 1)
@@ -106,7 +106,7 @@ class ClueWatch:
 
 
 @lru_cache(maxsize=8)
-def _line_finder(literals: tuple[bytes, ...]) -> Callable[[bytes | bytearray, int], list[int]] | None:
+def _line_finder(literals: tuple[bytes, ...]) -> Callable[[bytes, int], list[int]] | None:
     """The starts of the lines of ``data[:end]`` that hold one of ``literals`` (None: none to find)."""
     if not literals:
         return None
@@ -114,7 +114,7 @@ def _line_finder(literals: tuple[bytes, ...]) -> Callable[[bytes | bytearray, in
 
     from .prefilter import make
 
-    return make([re.escape(lit) for lit in literals], literals).starts  # type: ignore[arg-type]
+    return make([re.escape(lit) for lit in literals], literals).starts
 
 
 def host_of(name: str, root: str | None) -> str | None:

@@ -99,7 +99,7 @@ def _child(argv: list[str]) -> int:
 
     damage: list[str] = []
     budget = Budget()
-    raw = io.BufferedReader(Counted(os.fdopen(fd, "rb", buffering=0), budget), 1 << 20)  # type: ignore[arg-type]
+    raw = io.BufferedReader(Counted(os.fdopen(fd, "rb", buffering=0), budget), 1 << 20)
     reader: BinaryIO = zstd_reader(raw, damage, budget, long) if fmt == "zstd" else \
         Decoded(raw, fmt, damage, budget)  # type: ignore[assignment]
     buf = bytearray(1 << 22)

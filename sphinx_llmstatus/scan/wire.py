@@ -52,5 +52,5 @@ class Unpacker:
         for h in event.hits:  # each hit is this process's own unpickled copy: filled in place
             for field in ("code", "related", "other"):
                 object.__setattr__(h, field, self._code(getattr(h, field)))
-            object.__setattr__(h, "symptom", self._symptoms.get(h.symptom))  # type: ignore[arg-type]
+            object.__setattr__(h, "symptom", self._symptoms.get(h.symptom))
         return event

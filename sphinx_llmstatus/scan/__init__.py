@@ -7,8 +7,9 @@ Public contract, shared by the ``llmstatus scan`` command and the
 * :func:`scan_text` for a string, :func:`scan_stream` for a binary stream
   (constant memory, any line length, invalid UTF-8 replaced);
 * :func:`scan_with_context` for ``grep -C`` style groups;
-* :func:`sphinx_llmstatus.scan.parallel.scan_file` for a large file on disk,
-  cut into chunks that one process per CPU scans (hits still in order).
+* :func:`sphinx_llmstatus.scan.pipeline.events` for a path (a file, a bundle of
+  logs, standard input) as events, the same in this process and in the ``-j N``
+  workers of :mod:`sphinx_llmstatus.scan.parallel`.
 
 The recognition rules are documented in :mod:`sphinx_llmstatus.scan.rules`.
 """

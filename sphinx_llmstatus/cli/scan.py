@@ -78,7 +78,8 @@ class _Run:
     def _opened(self, path: str, event: Opened) -> None:
         # --host names the node whose logs these are (a per-node scan for merge): it wins.
         host = getattr(self.args, "host", None) or host_of(event.name, self.roots.get(path))
-        self.report.places[self._key(event.name)] = Place(host, role_of_path(event.name), event.mtime)
+        role = role_of_path(host or "") or role_of_path(event.name)
+        self.report.places[self._key(event.name)] = Place(host, role, event.mtime)
 
     def _key(self, name: str) -> str:
         return "-" if name == "-" else self._label(name)

@@ -75,8 +75,13 @@ class Scanner:
         import re
 
         symptoms = [re.escape(s.pattern).encode() for s in self.symptoms]
-        literals = [*self.matcher.literals, *(s.pattern.encode() for s in self.symptoms)]
-        self.prefilter = _prefilter.make([*self.matcher.prefilter, *symptoms], literals, engine)
+        # The literals of the registry's clue lines (cluster ids, roles: :class:`~.timeline.ClueWatch`)
+        # join the prefilter, so their lines are found in the same pass as the codes.
+        self.clue_literals = tuple(sorted({c.literal for c in getattr(registry, "log_clues", ()) if c.literal}))
+        clues = [re.escape(lit).encode() for lit in self.clue_literals]
+        literals = [*self.matcher.literals, *(s.pattern.encode() for s in self.symptoms),
+                    *(lit.encode() for lit in self.clue_literals)]
+        self.prefilter = _prefilter.make([*self.matcher.prefilter, *symptoms, *clues], literals, engine)
         self.engine = self.prefilter.name
         # Long lines: which of the rules' expressions and which symptoms occur, in one pass.
         self._presence = _prefilter.presence([*self.matcher.forms, *symptoms], self.engine)
@@ -444,10 +449,12 @@ def _heads_before(data: bytes, start: int, limit: int) -> list[bytes]:
     return out
 
 
-def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool) -> Iterator[Hit]:
+def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool,
+                   clues: Callable[[str, int], None] | None = None) -> Iterator[Hit]:
     run = _Run(sc)
     m, starts_of = sc.matcher, sc.prefilter.starts
     symptoms = sc.symptoms
+    clue_literals = sc.clue_literals if clues is not None else ()
     long_ln: _Line | None = None
     for seg in segments:
         if seg[0] == "lines":
@@ -465,6 +472,8 @@ def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool
                 if raw.endswith(b"\r"):
                     raw = raw[:-1]
                 line = raw.decode("utf-8", "replace")
+                if clue_literals and any(lit in line for lit in clue_literals):
+                    clues(line, run.line_no)  # type: ignore[misc]  # set with clue_literals
                 if e - s <= SHORT_LINE:
                     tokens = m.tokens(line, include_success=include_success)
                     found = [(sym, i) for sym in symptoms if (i := line.find(sym.pattern)) >= 0]
@@ -599,7 +608,7 @@ def _long_excerpt(text: str, base: int, s: int, e: int) -> tuple[str, int, int]:
 
 def scan_stream(
     stream: BinaryIO, *, registry: Registry | None = None, include_success: bool = False,
-    engine: str | None = None, watch: Callable[[Iterator[tuple]], Iterator[tuple]] | None = None,
+    engine: str | None = None, clues: Callable[[str, int], None] | None = None,
 ) -> Iterator[Hit]:
     """Every status code in a binary stream, in order: one :class:`Hit` per code per line.
 
@@ -608,11 +617,10 @@ def scan_stream(
     is skipped unless ``include_success``. ``registry`` defaults to the
     packaged one; ``engine`` picks the prefilter (``hyperscan``, ``python``;
     default the fastest installed). I/O errors of ``stream`` propagate.
-    ``watch`` sees the segments read on their way to the engine
-    (:class:`~.timeline.ClueWatch`).
+    ``clues`` is called with each line holding a clue literal of the registry and
+    its number (:class:`~.timeline.ClueWatch`).
     """
-    segments = iter_segments(stream)
-    return _scan_segments(watch(segments) if watch else segments, scanner(registry, engine), include_success)
+    return _scan_segments(iter_segments(stream), scanner(registry, engine), include_success, clues)
 
 
 def scan_text(
@@ -634,7 +642,7 @@ def scan_with_context(
     registry: Registry | None = None,
     include_success: bool = False,
     engine: str | None = None,
-    watch: Callable[[Iterator[tuple]], Iterator[tuple]] | None = None,
+    clues: Callable[[str, int], None] | None = None,
 ) -> Iterator[tuple[list[tuple[int, str]], list[Hit], list[tuple[int, str]]]]:
     """Groups of hits with ``context`` lines around them, like ``grep -C``.
 
@@ -680,9 +688,7 @@ def scan_with_context(
                 keep(counter[0], seg[5])
             yield seg
 
-    segments = iter_segments(stream)
-    hits = _scan_segments(recording(watch(segments) if watch else segments), scanner(registry, engine),
-                          include_success)
+    hits = _scan_segments(recording(iter_segments(stream)), scanner(registry, engine), include_success, clues)
     for hit in hits:
         g = group[0]
         if g is not None and g[1][0].line_no == hit.line_no:

@@ -97,8 +97,8 @@ def events(path: str, opts: ScanOptions, registry: Registry, stdin: BinaryIO | N
 def _found(name: str, stream: BinaryIO, opts: ScanOptions, registry: Registry, watch: ClueWatch) -> Iterator[Found]:
     if opts.context:
         for before, hits, after in scan_with_context(stream, opts.context, registry=registry,
-                                                     include_success=opts.include_success, watch=watch.segments):
+                                                     include_success=opts.include_success, clues=watch.line):
             yield Found(name, before, hits, after)
         return
-    for hit in scan_stream(stream, registry=registry, include_success=opts.include_success, watch=watch.segments):
+    for hit in scan_stream(stream, registry=registry, include_success=opts.include_success, clues=watch.line):
         yield Found(name, [], [hit], [])

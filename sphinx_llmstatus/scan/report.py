@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 
 @dataclass
 class Place:
-    """Where an input's lines come from: its node (``host``), the role its path names, its mtime."""
+    """Where an input's lines come from: its node (``host``), the role its node or path names
+    (:func:`~.timeline.role_of_path`; a clue in the log wins), its mtime."""
 
     host: str | None = None
     role: str | None = None
@@ -175,7 +176,7 @@ class Report:
             if clue.kind == "role" and (clue.process is None or pid_of(clue.process) == pid_of(process)):
                 return clue.value
         place = self.places.get(file)
-        return role_of_path(place.host or file) if place else role_of_path(file)
+        return place.role if place is not None else role_of_path(file)
 
     def _remote(self, file: str, hit: Hit) -> str | None:
         """The cluster the process last named as its peer before ``hit``, in the same file."""

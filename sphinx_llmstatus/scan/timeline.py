@@ -3,18 +3,17 @@
 The times and cluster ids are the registry's ``[[log_clue]]`` records (each
 with its source and sample lines). A hit's time is read from its own line
 (:class:`Times`); cluster ids and roles are found while the stream is read
-(:class:`ClueWatch`: each clue's literal is looked for with ``bytes.find``,
-then its bounded pattern reads the line), so a scan costs no per-line Python.
+(:class:`ClueWatch`: the scanner's prefilter finds the lines holding a clue's
+literal with the codes, then each clue's bounded pattern reads them), so a
+scan costs no per-line Python and no second pass.
 The host is the node directory a file was collected under (:func:`host_of`);
 the role comes from the log's clues, else from the words of that path.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import lru_cache
 
 from ..registry.clues import Stamp, read_clue, read_stamp, stamp_text
 from ..registry.model import Registry
@@ -70,51 +69,21 @@ def time_text(stamp: Stamp | None) -> str | None:
 
 
 class ClueWatch:
-    """Passes the engine's segments through, noting the clue lines (cluster ids, roles) in them."""
+    """Keeps the clue lines (cluster ids, roles) the engine meets: its prefilter finds the lines
+    holding a clue's literal in the same pass as the codes and hands them to :meth:`line`."""
 
     def __init__(self, registry: Registry) -> None:
         self._clues = [c for c in registry.log_clues if c.kind != "time"]
-        # One pass of the scanner's own prefilter (Hyperscan where installed) finds their lines.
-        self._lines_with = _line_finder(tuple(sorted({c.literal.encode("utf-8") for c in self._clues})))
         self._prefix = PrefixReader(registry)
         self._times = Times(registry)
         self.clues: list[Clue] = []
-        self._lines = 0
 
-    def segments(self, segments: Iterator[tuple]) -> Iterator[tuple]:
-        """``segments`` unchanged; clue lines of their whole-line runs are kept in :attr:`clues`."""
-        for seg in segments:
-            if seg[0] == "lines":
-                self._look(seg[1], seg[2])
-            elif seg[6]:  # the last piece of a long line: counted, not read for clues
-                self._lines += 1
-            yield seg
-
-    def _look(self, buf: bytes | bytearray, end: int) -> None:
-        if self._lines_with is not None:
-            for start in self._lines_with(buf, end):  # type: ignore[arg-type]  # a bytearray reads as bytes
-                stop = buf.find(b"\n", start, end)
-                line = bytes(buf[start:stop if stop >= 0 else end]).decode("utf-8", "replace")
-                self._note(line, self._lines + buf.count(b"\n", 0, start) + 1)
-        self._lines += buf.count(b"\n", 0, end) + (0 if buf[end - 1:end] == b"\n" else 1)
-
-    def _note(self, line: str, line_no: int) -> None:
+    def line(self, line: str, line_no: int) -> None:
+        """Read ``line`` (number ``line_no``) for every clue it states."""
         for clue in self._clues:
             value = read_clue(clue, line)
             if value is not None:
                 self.clues.append(Clue(clue.kind, value, line_no, self._prefix(line).process, self._times(line)))
-
-
-@lru_cache(maxsize=8)
-def _line_finder(literals: tuple[bytes, ...]) -> Callable[[bytes, int], list[int]] | None:
-    """The starts of the lines of ``data[:end]`` that hold one of ``literals`` (None: none to find)."""
-    if not literals:
-        return None
-    import re
-
-    from .prefilter import make
-
-    return make([re.escape(lit) for lit in literals], literals).starts
 
 
 def host_of(name: str, root: str | None) -> str | None:

@@ -59,6 +59,9 @@ class Workers:
             from .engine import scanner
 
             scanner(registry)  # compiled once, here, for every worker
+            import gc
+
+            gc.freeze()  # the registry and scanner are for life: no collector pass over them, no copy-on-write
         else:
             method = "forkserver" if "forkserver" in methods else "spawn"
         self._pool: Pool = multiprocessing.get_context(method).Pool(jobs, _start, (registry_files,))

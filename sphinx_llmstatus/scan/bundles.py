@@ -24,9 +24,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
-from .decompress import Budget, Counted, Salvaged
+from .decompress import Budget, Counted, Salvaged, detect
 from .encoding import looked_at, utf8_stream
-from .sources import decompressed, detect
+from .sources import decompressed
 
 #: Archives inside archives opened, counting the outermost (``a.tar{b.zip{c.tar{log}}}``: 3).
 MAX_DEPTH = 3

@@ -32,8 +32,88 @@ BOMB_FLOOR = 1 << 30
 ZSTD_WINDOW = 1 << 27
 #: The largest with ``--long`` (``zstd --long=31``, RFC 8878's maximum).
 ZSTD_LONG_WINDOW = 1 << 31
-#: Magic bytes of each format's stream (a new member starts with them).
-MAGIC = {"gzip": b"\x1f\x8b", "bzip2": b"BZh", "xz": b"\xfd7zXZ\x00", "zstd": b"\x28\xb5\x2f\xfd"}
+
+
+#: A zstd frame's magic number and a skippable frame's (its low 4 bits vary), little-endian (RFC 8878).
+ZSTD_MAGIC, ZSTD_SKIPPABLE = 0xFD2FB528, 0x184D2A50
+
+#: Magic bytes -> format.
+MAGIC = (
+    (b"\x1f\x8b", "gzip"),
+    (b"BZh", "bzip2"),
+    (b"\xfd7zXZ\x00", "xz"),
+    (ZSTD_MAGIC.to_bytes(4, "little"), "zstd"),
+)
+
+
+def detect(head: bytes) -> str | None:
+    """The compression format ``head`` (the first bytes of a stream) starts with, or None."""
+    for magic, name in MAGIC:
+        if head.startswith(magic):
+            return name
+    if len(head) >= 4 and int.from_bytes(head[:4], "little") & ~0xF == ZSTD_SKIPPABLE:
+        return "zstd"  # a skippable frame first (pzstd writes one)
+    return None
+
+
+class ZstdFrames:
+    """The compressed bytes of a zstd stream as the decompressor reads them (``read``), followed
+    through the frame format of RFC 8878 (section 3.1: a frame's magic, header descriptor and
+    header, then blocks, each with a 3-byte header giving its type, size and whether it is the
+    last, then an optional 4-byte checksum; skippable frames give their size) without decoding
+    them. :meth:`whole` tells whether the data read so far ends at the end of a frame."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self._stream = stream
+        self._state, self._need, self._head, self._skip = "magic", 4, b"", 0
+        self._checksum = False
+
+    def read(self, size: int = -1) -> bytes:
+        data = self._stream.read(size)
+        pos, n = 0, len(data)
+        while pos < n and self._state != "unknown":
+            if self._skip:  # a block's content, a header's fields, a skippable frame: not read
+                step = min(self._skip, n - pos)
+                self._skip -= step
+                pos += step
+                continue
+            take = min(self._need - len(self._head), n - pos)
+            self._head += data[pos:pos + take]
+            pos += take
+            if len(self._head) == self._need:
+                self._parsed(int.from_bytes(self._head, "little"))
+                self._head = b""
+        return data
+
+    def _parsed(self, value: int) -> None:
+        if self._state == "magic":
+            if value == ZSTD_MAGIC:
+                self._state, self._need = "descriptor", 1
+            elif value & ~0xF == ZSTD_SKIPPABLE:
+                self._state, self._need = "skippable", 4
+            else:  # not zstd: the decompressor says so
+                self._state = "unknown"
+        elif self._state == "descriptor":
+            single = value >> 5 & 1
+            self._checksum = bool(value >> 2 & 1)
+            # Window descriptor, dictionary id, frame content size: passed over.
+            self._skip = (1 - single) + (0, 1, 2, 4)[value & 3] + (single, 2, 4, 8)[value >> 6]
+            self._state, self._need = "block", 3
+        elif self._state == "block":
+            self._skip = 1 if value >> 1 & 3 == 1 else value >> 3  # an RLE block holds one byte
+            if value & 1:  # the last block
+                self._skip += 4 * self._checksum
+                self._state, self._need = "magic", 4
+        else:  # a skippable frame's size
+            self._skip = value
+            self._state, self._need = "magic", 4
+
+    def whole(self) -> bool:
+        """True when the bytes read end where a frame ends (or are not zstd at all)."""
+        return self._state == "unknown" or (self._state == "magic" and not self._head and not self._skip)
+
+    def close(self) -> None:
+        self._stream.close()
 
 
 class Budget:
@@ -158,12 +238,12 @@ class Decoded(io.RawIOBase):
                 return
             rest = more
         rest = rest.lstrip(b"\0")
-        while len(rest) < len(MAGIC[self._fmt]):
+        while len(rest) < 8:
             more = self._raw.read(CHUNK)
             if not more:
                 break
             rest += more
-        if not rest.startswith(MAGIC[self._fmt]):
+        if detect(rest) != self._fmt:
             self._stop(f"decompression OK, trailing garbage ignored (as {self._fmt} says)")
             return
         self._decoder, _ = _new_decoder(self._fmt)
@@ -222,14 +302,12 @@ def zstd_reader(stream: BinaryIO, damage: list[str], budget: Budget | None, long
     Windows above 128 MiB (``zstd --long``) are refused unless ``long``, as the
     ``zstd`` command refuses them without ``--long=31``: such a window is
     memory the decoder would take. A cut last frame is told from a whole one
-    by following the frame format (:class:`~.sources.ZstdFrames`).
+    by following the frame format (:class:`ZstdFrames`).
     """
     try:
         import zstandard
     except ImportError:
         raise OSError("zstd-compressed input needs the 'zstandard' package (pip install zstandard)") from None
-    from .sources import ZstdFrames
-
     frames = ZstdFrames(stream)
     decompressor = zstandard.ZstdDecompressor(max_window_size=ZSTD_LONG_WINDOW if long else ZSTD_WINDOW)
     inner = decompressor.stream_reader(frames, read_across_frames=True)  # type: ignore[arg-type]

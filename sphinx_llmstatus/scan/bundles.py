@@ -144,12 +144,16 @@ def _level(stream: BinaryIO, name: str, depth: int, walk: _Walk, mtime: float | 
         yield Input(name, None, damage, error=f"a {kind} archive nested more than {MAX_DEPTH} levels deep: not opened")
         return
     members = _tar_members(text, name, damage) if kind == "tar" else _zip_members(text, name, damage, walk.budget)
+    held = 0
     for member_name, member, member_mtime in members:
         walk.members += 1
         if walk.members > MAX_MEMBERS:
             damage.append(f"holds more than {MAX_MEMBERS:,} files: the rest were not read")
             break
+        held += 1
         yield from _level(member, member_name, depth + 1, walk, member_mtime)
+    if not held and not damage:  # only directories or links: say so, as for an empty directory
+        damage.append(f"the {kind} archive holds no file to scan")
     if damage:  # the archive's own damage (cut inside its index or headers), after its members
         yield Input(name, None, damage=[], error="; ".join(damage))
 
@@ -185,6 +189,13 @@ def _zip_members(stream: BinaryIO, name: str, damage: list[str], budget: Budget)
     except (zipfile.BadZipFile, OSError, EOFError) as exc:
         damage.append(f"zip data is cut or corrupt ({exc}): its files cannot be listed")
         return
+    # What reading a member's data raises when it is damaged: zipfile's own errors and those of
+    # the decompressors it calls (deflate, bzip2, lzma).
+    import lzma
+    import zlib
+
+    errors = (zipfile.BadZipFile, EOFError, OSError, ValueError, zlib.error, lzma.LZMAError,
+              NotImplementedError, RuntimeError)
     with archive:
         for info in archive.infolist():
             if info.is_dir():
@@ -194,9 +205,9 @@ def _zip_members(stream: BinaryIO, name: str, damage: list[str], budget: Budget)
             try:
                 body = archive.open(info)
             except (zipfile.BadZipFile, NotImplementedError, OSError, RuntimeError) as exc:
-                yield provenance(name, info.filename), _Failed(str(exc)), mtime
+                yield provenance(name, info.filename), _failed(str(exc)), mtime
                 continue
-            salvaged = Salvaged(body, member_damage, (zipfile.BadZipFile, EOFError, OSError, ValueError),  # type: ignore[arg-type]
+            salvaged = Salvaged(body, member_damage, errors,  # type: ignore[arg-type]
                                 lambda exc: f"zip data of this file is cut or corrupt ({exc})", budget)
             yield provenance(name, info.filename), _Reported(salvaged, member_damage, 1 << 22), mtime
 
@@ -246,9 +257,6 @@ class _Reported(io.BufferedReader):
         self.member_damage = damage
 
 
-class _Failed(io.BytesIO):
-    """A member that could not be opened: empty, with why."""
-
-    def __init__(self, why: str) -> None:
-        super().__init__(b"")
-        self.member_damage = [f"cannot be opened ({why})"]
+def _failed(why: str) -> BinaryIO:
+    """A member that could not be opened: no bytes, and why as its damage."""
+    return _Reported(io.BytesIO(b""), [f"cannot be opened ({why})"])  # type: ignore[arg-type]

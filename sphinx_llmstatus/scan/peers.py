@@ -22,14 +22,9 @@ def _pid(process: object) -> str | None:
     return str(process).split(" ", 1)[0] if process else None
 
 
-def _same_process(entry: Entry, other: Entry) -> bool:
-    """True when ``entry`` and ``other`` come from one process: same host and pid where the
-    host is known, else same file and process."""
-    if _pid(entry.get("process")) != _pid(other.get("process")):
-        return False
-    if entry.get("host") and other.get("host"):
-        return entry["host"] == other["host"]
-    return entry.get("file") == other.get("file")
+def _where(entry: Entry) -> tuple[object, str | None]:
+    """What places a process: its host where known, else its file; with its pid."""
+    return (("host", entry["host"]) if entry.get("host") else ("file", entry.get("file")), _pid(entry.get("process")))
 
 
 def link(entries: list[Entry], clusters: Sequence[Entry]) -> list[Entry]:
@@ -37,13 +32,16 @@ def link(entries: list[Entry], clusters: Sequence[Entry]) -> list[Entry]:
     announced: dict[str, Entry] = {}
     for cluster in clusters:
         announced.setdefault(str(cluster["cluster_id"]), cluster)
+    failing: dict[tuple[object, str | None], Entry] = {}
+    for entry in entries:
+        failing.setdefault(_where(entry), entry)
     for entry in entries:
         entry.pop("peer", None)
         remote = entry.get("remote_cluster")
         where = announced.get(str(remote)) if remote is not None else None
-        if where is None or _same_process(entry, where):
+        if where is None or _where(where) == _where(entry):
             continue
-        other = next((e for e in entries if e is not entry and _same_process(e, where)), None)
+        other = failing.get(_where(where))
         side = other if other is not None else where
         entry["peer"] = {"cluster_id": str(remote), "host": side.get("host"), "file": side.get("file"),
                          "line": side.get("line"), "time": side.get("time"),

@@ -14,6 +14,7 @@ sides of a link).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -80,6 +81,7 @@ class Report:
         #: input name -> where its lines come from; input name -> its clue lines.
         self.places: dict[str, Place] = {}
         self.clues: dict[str, tuple[Clue, ...]] = {}
+        self._indexes: dict[str, tuple[dict, dict]] = {}  # _clue_index
         #: Years the lines read so far print (:meth:`time_of`).
         self._years: Counter[int] = Counter()
         #: LLM DataDist code name -> hits; family -> name -> hits; symptom id -> hits.
@@ -163,6 +165,7 @@ class Report:
     def note_clues(self, file: str, clues: tuple[Clue, ...]) -> None:
         """Keep an input's clue lines (their years date the lines that print none)."""
         self.clues[file] = clues
+        self._indexes.pop(file, None)
         for clue in clues:
             if clue.time is not None and clue.time[0] is not None:
                 self._years[clue.time[0]] += 1
@@ -172,21 +175,38 @@ class Report:
         return new is not None and old is not None and new < old
 
     def _role(self, file: str, process: str | None) -> str | None:
-        for clue in self.clues.get(file, ()):
-            if clue.kind == "role" and (clue.process is None or pid_of(clue.process) == pid_of(process)):
-                return clue.value
+        roles = self._clue_index(file)[0]
+        found = roles.get(pid_of(process)) or roles.get(None)
+        if found is not None:
+            return found
         place = self.places.get(file)
         return place.role if place is not None else role_of_path(file)
 
     def _remote(self, file: str, hit: Hit) -> str | None:
         """The cluster the process last named as its peer before ``hit``, in the same file."""
-        named = None
-        for clue in self.clues.get(file, ()):
-            if clue.line_no > hit.line_no:
-                break
-            if clue.kind == "peer" and (clue.process is None or pid_of(clue.process) == pid_of(hit.process)):
-                named = clue.value
-        return named
+        peers = self._clue_index(file)[1]
+        best: tuple[int, str] | None = None
+        for pid in (pid_of(hit.process), None):  # its own lines, and lines that name no process
+            named = peers.get(pid, [])
+            i = bisect_right(named, (hit.line_no, "\uffff"))
+            if i and (best is None or named[i - 1][0] > best[0]):
+                best = named[i - 1]
+        return best[1] if best is not None else None
+
+    def _clue_index(self, file: str) -> tuple[dict[str | None, str], dict[str | None, list[tuple[int, str]]]]:
+        """An input's role clues by pid (the first) and peer clues by pid (line-sorted), made once."""
+        index = self._indexes.get(file)
+        if index is None:
+            roles: dict[str | None, str] = {}
+            peers: dict[str | None, list[tuple[int, str]]] = {}
+            for clue in self.clues.get(file, ()):
+                pid = pid_of(clue.process)
+                if clue.kind == "role":
+                    roles.setdefault(pid, clue.value)
+                elif clue.kind == "peer":
+                    peers.setdefault(pid, []).append((clue.line_no, clue.value))
+            index = self._indexes[file] = (roles, peers)
+        return index
 
     def first_failures(self) -> list[dict[str, object]]:
         """``[{name, time, file, line, process, host, role}]`` ordered by time (failures without a

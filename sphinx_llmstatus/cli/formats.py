@@ -296,6 +296,20 @@ class MarkdownFormat(Format):
         return head + "".join(markdown.hit_row(row, self.lang, file=file or STDIN_LABEL, context=around,
                                                note=self._consequence(h)) + "\n" for row, h in zip(rows, own))
 
+    def merged(self, summary: Mapping[str, Any]) -> str:
+        from ..render.markdown import esc
+        from ..view.deployment import merged_lines
+
+        # The same lines as the text: indented ones as (nested) list items, the others as paragraphs.
+        out: list[str] = []
+        for line in merged_lines(summary, self.lang):
+            depth = (len(line) - len(line.lstrip(" "))) // 2
+            if depth:
+                out.append("  " * (depth - 1) + f"- {esc(line.strip())}\n")
+            else:
+                out.append(("\n" if out else "") + f"{esc(line)}\n\n")
+        return "".join(out)
+
     def scan_end(self, report: Report, summary_only: bool = False) -> str:
         from ..render import markdown
 

@@ -65,9 +65,9 @@ class Progress:
         self._bar.refresh()
 
     @contextmanager
-    def paused(self) -> Iterator[None]:
-        """Write to stdout without the line in the way (when both are the same terminal)."""
-        if self._bar is None or not _is_tty(sys.stdout):
+    def paused(self, stderr: bool = False) -> Iterator[None]:
+        """Write to stdout (when it is the same terminal) or to ``stderr`` without the line in the way."""
+        if self._bar is None or not (stderr or _is_tty(sys.stdout)):
             yield
             return
         self._bar.clear()

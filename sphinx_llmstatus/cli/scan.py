@@ -52,11 +52,15 @@ class _Run:
         self.scanned = 0
         self.found = False
         self._labels: dict[str, str] = {}
+        from .progress import Progress
+
+        self.progress = Progress([], enabled=False)  # the scan's own, from replay()
 
     def replay(self, path: str, events: Iterator[Event], progress: Progress) -> None:
         """Take one path's events: count, write the hits, name what could not be read."""
         from ..scan.pipeline import Found
 
+        self.progress = progress
         for event in events:
             if isinstance(event, Found):
                 self._found(event, progress)
@@ -77,9 +81,13 @@ class _Run:
 
     def _opened(self, path: str, event: Opened) -> None:
         # --host names the node whose logs these are (a per-node scan for merge): it wins.
-        host = getattr(self.args, "host", None) or host_of(event.name, self.roots.get(path))
+        root = self.roots.get(path)
+        several = len({r for r in self.roots.values() if r is not None}) > 1
+        host = getattr(self.args, "host", None) or host_of(event.name, root, several)
         role = role_of_path(host or "") or role_of_path(event.name)
-        self.report.places[self._key(event.name)] = Place(host, role, event.mtime)
+        # Processes are told apart by host and pid within one directory given: two nodes' trees
+        # scanned together may reuse a pid.
+        self.report.places[self._key(event.name)] = Place(host, role, event.mtime, group=f"{root or ''}\0{host}")
 
     def _key(self, name: str) -> str:
         return "-" if name == "-" else self._label(name)
@@ -108,7 +116,8 @@ class _Run:
             self.scanned += 1
 
     def _cannot_read(self, name: str, reason: str) -> None:
-        error(f"cannot read {self._label(name)}: {reason}")
+        with self.progress.paused(stderr=True):  # the message on its own line, not after the bar
+            error(f"cannot read {self._label(name)}: {reason}")
         self.unreadable = True
 
 

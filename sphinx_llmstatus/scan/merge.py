@@ -77,7 +77,7 @@ def merge(reports: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     seen: set[tuple[object, ...]] = set()
     for entry in sort_by_time(dict(e) for r in reports for e in r["first_failures"]):
         host = entry.get("host")
-        process = entry.get("process")
+        process = str(entry["process"]) if entry.get("process") else None  # checked: text or None
         key = (host, pid_of(process)) if host and process else (entry.get("file"), process)
         if key not in seen:
             seen.add(key)

@@ -36,6 +36,8 @@ class Place:
     host: str | None = None
     role: str | None = None
     mtime: float | None = None
+    #: What tells two hosts of the same name apart (the directory scanned): part of a process's key.
+    group: str | None = None
 
 
 def pid_of(process: str | None) -> str | None:
@@ -139,9 +141,9 @@ class Report:
 
     def key(self, file: str, process: str | None) -> tuple[str, str | None]:
         """A process's key: its host and pid where the path names the node, else its file."""
-        host = self.places[file].host if file in self.places else None
-        if host is not None and process:
-            return (host, pid_of(process))
+        place = self.places.get(file)
+        if place is not None and place.host is not None and process:
+            return (place.group or place.host, pid_of(process))
         return (file, process)
 
     def time_of(self, file: str, hit: Hit) -> Stamp | None:

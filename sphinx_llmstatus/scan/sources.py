@@ -98,6 +98,8 @@ def walk(paths: list[str], recursive: bool, output: os.stat_result | None = None
     DIR/out`` would read its own output, as grep says.
     """
     for path in paths:
+        if path.startswith("-") and path != "-":
+            path = os.path.join(".", path)  # a file named "-{x}.log" is not standard input's member
         if path == "-" or not os.path.isdir(path):
             yield _checked(path, None, output)
             continue

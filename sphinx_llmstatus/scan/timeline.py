@@ -86,20 +86,29 @@ class ClueWatch:
                 self.clues.append(Clue(clue.kind, value, line_no, self._prefix(line).process, self._times(line)))
 
 
-def host_of(name: str, root: str | None) -> str | None:
-    """The node a file was collected from: the first directory of its path under the directory
-    scanned (``logs/prefill-0/plog/a.log`` under ``logs``: ``prefill-0``), or of its path inside
-    an archive (``b.tar.gz{decode-1/plog/a.log}``: ``decode-1``); None when the path has none."""
+def host_of(name: str, root: str | None, each_root_a_node: bool = False) -> str | None:
+    """The node a file was collected from, by the habit of collected trees: the first directory
+    of its path under the directory scanned (``logs/prefill-0/plog/a.log`` under ``logs``:
+    ``prefill-0``), else of its path inside the archive (``b.tar.gz{decode-1/plog/a.log}``:
+    ``decode-1``); the directory scanned itself when several were given (``scan -r prefill-0
+    decode-1``: ``each_root_a_node``). None when the path names no directory."""
     outer, brace, inner = name.partition("{")
+    if root is not None and each_root_a_node:
+        return _parts(root)[-1] if _parts(root) else None
+    if root is not None:
+        parts = _parts(outer[len(root):] if outer.startswith(root) else outer)
+        if len(parts) >= 2:
+            return parts[0]
     if brace:
-        parts = inner.rstrip("}").split("{")[0].split("/")
-    elif root is not None:
-        rel = outer[len(root):].lstrip("/") if outer.startswith(root) else outer
-        parts = rel.split("/")
-    else:
-        return None
-    parts = [p for p in parts if p not in ("", ".")]
-    return parts[0] if len(parts) >= 2 else None
+        parts = _parts(inner.rstrip("}").split("{")[0])
+        if len(parts) >= 2:
+            return parts[0]
+    return None
+
+
+def _parts(path: str) -> list[str]:
+    """The names of a path's directories and file, without ``.``, ``..`` and empty ones."""
+    return [p for p in path.split("/") if p not in ("", ".", "..")]
 
 
 def role_of_path(name: str) -> str | None:

@@ -79,8 +79,8 @@ def merged_lines(summary: Mapping[str, object], lang: str) -> list[str]:
         out.append(label("First failure per process", lang) + ":")
     for entry in items:
         process = entry.get("process") or label("process (unnamed)", lang)
-        out.append("  " + "  ".join(str(part) for part in (where(entry, lang), f"{entry.get('file')}:{entry.get('line')}",
-                                                             process, entry.get("name")) if part))
+        place = ":".join(str(part) for part in (entry.get("file"), entry.get("line")) if part is not None)
+        out.append("  " + "  ".join(str(part) for part in (where(entry, lang), place, process, entry.get("name")) if part))
         note = peer_note(entry, lang)
         if note:
             out.append("    " + note)

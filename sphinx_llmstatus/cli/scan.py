@@ -152,7 +152,7 @@ def scan_files(files: list[str], args: Args, registry: Registry, fmt: Format) ->
     if run.scanned or run.found or interrupted:  # "no code found" would mislead if nothing was read whole
         write(sys.stdout, fmt.scan_end(run.report, run.summary_only))
     if interrupted:
-        error(f"interrupted: the report covers the {run.scanned} file(s) scanned before Ctrl-C")
+        error(f"interrupted: the report covers what was read before Ctrl-C ({run.scanned} file(s) whole)")
         return EXIT_INTERRUPTED
     return 2 if run.unreadable else 1 if run.report.failures else 0
 

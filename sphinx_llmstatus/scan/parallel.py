@@ -1,18 +1,26 @@
 """``scan -j N``: paths scanned by N worker processes, their events given back in path order.
 
 Each worker loads the registry once (from the same files as the command) and
-scans whole paths (a file, or a bundle with all its members), returning the
-path's events packed (:mod:`.wire`). The command takes them in the order of
-the paths, whatever order they finish in, so the output equals ``-j 1``'s;
-at most ``2 N`` paths are in flight, which bounds the memory held by results
-not yet written. Workers ignore SIGINT: Ctrl-C reaches the command, which
-stops them and reports what was scanned.
+scans whole paths (a file, or a bundle with all its members), writing the
+path's events packed (:mod:`.wire`) in batches of :data:`BATCH` to a file of
+the command's private spool directory (mode 0700: no other user can put
+anything there). The command reads them back in the order of the paths,
+whatever order they finish in, so the output equals ``-j 1``'s, and holds one
+batch at a time: memory stays bounded however many hits a file has. At most
+``2 N`` paths are in flight. Workers ignore SIGINT: Ctrl-C reaches the command,
+which stops them, reads what the path it waited for had written, and reports
+what was scanned.
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import os
+import pickle
+import shutil
 import signal
+import tempfile
 import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
@@ -40,9 +48,36 @@ def _start(registry_files: tuple[str, ...]) -> None:
         _REGISTRY = default_registry()
 
 
-def _scan(path: str, opts: ScanOptions) -> list[Event]:
+#: Events per batch written to the spool.
+BATCH = 2000
+
+
+def _scan(path: str, opts: ScanOptions, spool: str) -> None:
+    """Scan ``path``, writing its packed events to the new file ``spool`` in batches."""
     assert _REGISTRY is not None
-    return [pack(e) for e in events(path, opts, _REGISTRY)]
+    with open(os.open(spool, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600), "wb") as out:
+        batch: list[Event] = []
+        for event in events(path, opts, _REGISTRY):
+            batch.append(pack(event))
+            if len(batch) >= BATCH:
+                pickle.dump(batch, out, pickle.HIGHEST_PROTOCOL)
+                out.flush()  # readable as far as it goes if the command is stopped
+                batch.clear()
+        pickle.dump(batch, out, pickle.HIGHEST_PROTOCOL)
+
+
+def _read_spool(path: str) -> Iterator[list[Event]]:
+    """The batches written to ``path`` (as far as they are whole), then the file is removed."""
+    try:
+        with open(path, "rb") as spooled:
+            while True:
+                try:
+                    yield pickle.load(spooled)  # our own workers' file, in our own 0700 directory
+                except (EOFError, pickle.UnpicklingError):  # the end, or a batch cut by Ctrl-C
+                    return
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
 
 
 class Workers:
@@ -64,6 +99,7 @@ class Workers:
             gc.freeze()  # the registry and scanner are for life: no collector pass over them, no copy-on-write
         else:
             method = "forkserver" if "forkserver" in methods else "spawn"
+        self._spool = tempfile.mkdtemp(prefix="llmstatus-scan-")  # 0700: this user's alone
         self._pool: Pool = multiprocessing.get_context(method).Pool(jobs, _start, (registry_files,))
         self._jobs = jobs
         self._unpack = Unpacker(registry)
@@ -77,19 +113,35 @@ class Workers:
         else:  # Ctrl-C or an error: stop the workers now
             self._pool.terminate()
         self._pool.join()
+        shutil.rmtree(self._spool, ignore_errors=True)
 
     def scan(self, paths: Iterable[str], opts: ScanOptions) -> Iterator[tuple[str, Iterator[Event]]]:
-        """``(path, its events)`` for each path, in order, scanned by the workers."""
-        pending: deque[tuple[str, AsyncResult[list[Event]]]] = deque()
-        todo = iter(paths)
-        for path in todo:
-            pending.append((path, self._pool.apply_async(_scan, (path, opts))))
-            if len(pending) >= 2 * self._jobs:
-                break
+        """``(path, its events)`` for each path, in order, scanned by the workers. After Ctrl-C while
+        waiting for a path, its events written so far come, then KeyboardInterrupt."""
+        pending: deque[tuple[str, str, AsyncResult[None]]] = deque()
+        todo = enumerate(paths)
+
+        def submit() -> bool:
+            item = next(todo, None)
+            if item is None:
+                return False
+            spool = os.path.join(self._spool, str(item[0]))
+            pending.append((item[1], spool, self._pool.apply_async(_scan, (item[1], opts, spool))))
+            return True
+
+        while len(pending) < 2 * self._jobs and submit():
+            pass
         while pending:
-            path, result = pending.popleft()
-            packed = result.get()
-            nxt = next(todo, None)
-            if nxt is not None:
-                pending.append((nxt, self._pool.apply_async(_scan, (nxt, opts))))
-            yield path, map(self._unpack, packed)
+            path, spool, result = pending.popleft()
+            try:
+                result.get()
+            except KeyboardInterrupt:
+                self._pool.terminate()  # the workers stop writing: what is whole can be read
+                yield path, self._events(spool)
+                raise
+            submit()
+            yield path, self._events(spool)
+
+    def _events(self, spool: str) -> Iterator[Event]:
+        for batch in _read_spool(spool):
+            yield from map(self._unpack, batch)

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import os
 import sys
+from functools import partial
 
 TYPE_CHECKING = False  # typing costs ~3 ms of the `llmstatus CODE` start-up budget
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
     from typing import Any
 
     from ..registry.lookup import Match
@@ -50,15 +51,22 @@ class Format:
         raise NotImplementedError
 
     def scan_hits(self, before: Context, hits: Sequence[Hit], after: Context, file: str | None,
-                  context: bool) -> str:
+                  context: bool, rendered: Sequence[str | None] = ()) -> str:
         """One group of scan hits of ``file`` (display name; None: standard input), with context
-        lines when ``context``."""
+        lines when ``context``; ``rendered``: each hit's output as :meth:`prerender` made it
+        (None for a hit to lay out here)."""
         raise NotImplementedError
 
     def scan_end(self, report: Report, summary_only: bool = False) -> str:
         """After every file was scanned: the report (first failure per process, counts, other
         layers); ``summary_only`` when no hit was written (``--summary``)."""
         raise NotImplementedError
+
+    def prerender(self) -> Callable[[Sequence[Hit], str | None], list[str]] | None:
+        """A picklable function giving the output of hits without ``-C`` that depends on nothing
+        but the hit and its file (``-j`` workers run it), or None when the format keeps state
+        across hits (text and Markdown say each remedy once)."""
+        return None
 
     def merged(self, summary: Mapping[str, Any]) -> str:
         """A merged deployment summary (``llmstatus merge``): text lines (Markdown: a list)."""
@@ -118,7 +126,7 @@ class TextFormat(Format):
         return table(codes, self.lang, api=api) + "\n" if codes else ""
 
     def scan_hits(self, before: Context, hits: Sequence[Hit], after: Context, file: str | None,
-                  context: bool) -> str:
+                  context: bool, rendered: Sequence[str | None] = ()) -> str:
         from ..render import text
         from ..render.labels import label
 
@@ -225,7 +233,7 @@ class JsonFormat(Format):
         return self._dump([entry_dict(c, self.lang, self.registry) for c in codes])
 
     def scan_hits(self, before: Context, hits: Sequence[Hit], after: Context, file: str | None,
-                  context: bool) -> str:
+                  context: bool, rendered: Sequence[str | None] = ()) -> str:
         from ..render.json import dumps, hit_dict
 
         file = file or "-"
@@ -233,7 +241,12 @@ class JsonFormat(Format):
         if context:
             extra = {"before": [{"line": n, "text": t} for n, t in before],
                      "after": [{"line": n, "text": t} for n, t in after]}
-        return "".join(dumps({**hit_dict(h, file, self.lang), **extra}) + "\n" for h in hits)
+        return "".join(line if line is not None else dumps({**hit_dict(h, file, self.lang), **extra}) + "\n"
+                       for h, line in zip(hits, rendered or [None] * len(hits)))
+
+    def prerender(self) -> Callable[[Sequence[Hit], str | None], list[str]] | None:
+        return partial(json_lines, lang=self.lang)
+
 
     def scan_end(self, report: Report, summary_only: bool = False) -> str:
         from ..render.json import dumps
@@ -245,6 +258,27 @@ class JsonFormat(Format):
         from ..render.json import dumps
 
         return dumps(summary) + "\n"
+
+
+def json_lines(hits: Sequence[Hit], name: str, lang: str) -> list[str]:
+    """The JSON Lines of ``hits`` of the input ``name`` as :class:`JsonFormat` writes them without
+    ``-C``: what a ``-j`` worker prepares, so that the command only writes it."""
+    from ..render.json import dumps, hit_dict
+
+    file = shown_name(name) or "-"
+    return [dumps(hit_dict(h, file, lang)) + "\n" for h in hits]
+
+
+def shown_name(name: str) -> str | None:
+    """How an input is named in the output: its path escaped, standard input's members after
+    :data:`STDIN_LABEL`; None for standard input itself (each format names it)."""
+    from .output import shown_path
+
+    if name == "-":
+        return None
+    if name.startswith("-{"):
+        return STDIN_LABEL + shown_path(name[1:])
+    return shown_path(name)
 
 
 class MarkdownFormat(Format):
@@ -277,7 +311,7 @@ class MarkdownFormat(Format):
         return label("(likely a consequence of {name} at {where})", self.lang, name=name, where=f"{_named(f)}:{n}")
 
     def scan_hits(self, before: Context, hits: Sequence[Hit], after: Context, file: str | None,
-                  context: bool) -> str:
+                  context: bool, rendered: Sequence[str | None] = ()) -> str:
         from ..render import markdown, text
         from ..view.hits import HitRow
 

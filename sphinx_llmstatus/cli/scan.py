@@ -25,7 +25,7 @@ from ..scan.pipeline import Closed, Event, Failed, Opened, ScanOptions
 from ..scan.report import Place, Report, hit_name
 from ..scan.sources import walk
 from ..scan.timeline import Times, host_of, role_of_path
-from .formats import STDIN_LABEL
+from .formats import STDIN_LABEL, shown_name
 from .output import error, shown_path, write
 
 TYPE_CHECKING = False
@@ -75,8 +75,7 @@ class _Run:
         """How ``name`` is shown: standard input as the formats name it, a path escaped."""
         shown = self._labels.get(name)
         if shown is None:
-            is_stdin = name == "-" or name.startswith("-{")
-            shown = self._labels[name] = STDIN_LABEL + shown_path(name[1:]) if is_stdin else shown_path(name)
+            shown = self._labels[name] = shown_name(name) or STDIN_LABEL
         return shown
 
     def _opened(self, path: str, event: Opened) -> None:
@@ -103,9 +102,12 @@ class _Run:
             marked.append(hit)
         if not self.summary_only:
             file = None if event.name == "-" else self._label(event.name)  # None: each format names stdin
+            # A worker's rendering holds for hits the report did not mark (scan.pipeline.Found.rendered).
+            rendered = [line if hit.consequence_of is None else None
+                        for hit, line in zip(marked, event.rendered)] if event.rendered else ()
+            text = self.fmt.scan_hits(event.before, marked, event.after, file, bool(self.args.context), rendered)
             with progress.paused():
-                write(sys.stdout, self.fmt.scan_hits(event.before, marked, event.after, file,
-                                                     bool(self.args.context)))
+                write(sys.stdout, text)
 
     def _closed(self, event: Closed) -> None:
         self.report.note_clues(self._key(event.name), event.clues)
@@ -138,7 +140,8 @@ def scan_files(files: list[str], args: Args, registry: Registry, fmt: Format) ->
         roots[walked.path] = walked.root
     run = _Run(args, registry, fmt, roots)
     run.unreadable = not walk_ok
-    opts = ScanOptions(context=args.context, include_success=args.all, long=getattr(args, "long", False))
+    opts = ScanOptions(context=args.context, include_success=args.all, long=getattr(args, "long", False),
+                       render=None if args.context or getattr(args, "summary", False) else fmt.prerender())
     if "-" in paths and sys.stdin is not None and sys.stdin.isatty():
         error("reading the log from standard input (end it with Ctrl-D; give a FILE to scan a file)")
     interrupted = False

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator
 from multiprocessing.pool import AsyncResult, Pool
 
 from ..registry.model import Registry
-from .pipeline import Event, ScanOptions, events
+from .pipeline import Event, Found, ScanOptions, events
 from .wire import Unpacker, pack
 
 _REGISTRY: Registry | None = None
@@ -58,6 +58,8 @@ def _scan(path: str, opts: ScanOptions, spool: str) -> None:
     with open(os.open(spool, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600), "wb") as out:
         batch: list[Event] = []
         for event in events(path, opts, _REGISTRY):
+            if opts.render is not None and isinstance(event, Found):
+                event = event._replace(rendered=tuple(opts.render(event.hits, event.name)))
             batch.append(pack(event))
             if len(batch) >= BATCH:
                 pickle.dump(batch, out, pickle.HIGHEST_PROTOCOL)

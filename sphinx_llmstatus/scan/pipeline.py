@@ -29,6 +29,9 @@ class ScanOptions:
     context: int = 0
     include_success: bool = False
     long: bool = False
+    #: What a ``-j`` worker runs on each line's hits to prepare their output (picklable; None:
+    #: the command lays them out itself). The scan never imports a face: the command hands it in.
+    render: Callable[[list[Hit], str], list[str]] | None = None
 
 
 class Opened(NamedTuple):
@@ -41,6 +44,8 @@ class Found(NamedTuple):
     before: list[tuple[int, str]]
     hits: list[Hit]
     after: list[tuple[int, str]]
+    #: Each hit's output as ``ScanOptions.render`` made it in a worker (empty: not made).
+    rendered: tuple[str, ...] = ()
 
 
 class Closed(NamedTuple):

@@ -142,6 +142,15 @@ class Counted(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
+    def seekable(self) -> bool:  # a zip on disk is read in place, not copied (bundles._seekable)
+        return self._raw.seekable()
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        return self._raw.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self._raw.tell()
+
     def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
         n: int = self._raw.readinto(buffer)  # type: ignore[attr-defined]
         self._budget.read += n

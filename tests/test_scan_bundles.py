@@ -335,3 +335,71 @@ def test_archive_bombs_stay_bounded(tmp_path, monkeypatch):
         z.writestr("zeros.log", b"\n" * (8 << 20))
     (log, *_rest) = bundles.inputs(str(tmp_path / "zeros.zip"))
     assert len(log.stream.read()) < 8 << 20 and "archive bomb" in log.damage[0]  # type: ignore[union-attr]
+
+
+@pytest.mark.skipif(not shutil.which("zip"), reason="needs zip")
+def test_zip_members_that_cannot_be_opened_or_decoded_are_named(tmp_path):
+    import zipfile
+
+    (tmp_path / "m.log").write_bytes(FAILURE * 3)
+    subprocess.run(["zip", "-q", "-P", "secret", "enc.zip", "m.log"], cwd=tmp_path, check=True)
+    p = run("scan", "--summary", str(tmp_path / "enc.zip"))
+    assert "Traceback" not in p.stderr.decode() and p.returncode == 2
+    assert p.stderr.decode().startswith(f"llmstatus: cannot read {tmp_path / 'enc.zip'}{{m.log}}: cannot be opened")
+    with zipfile.ZipFile(tmp_path / "flip.zip", "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("a.log", b"".join(b"worker %d ok\n" % i for i in range(20_000)) + FAILURE)
+        z.writestr("b.log", FAILURE)
+    data = bytearray((tmp_path / "flip.zip").read_bytes())
+    data[200] ^= 0xFF  # inside a.log's deflate data
+    (tmp_path / "flip.zip").write_bytes(bytes(data))
+    p = run("scan", "--json", str(tmp_path / "flip.zip"))
+    err = p.stderr.decode()
+    assert "Traceback" not in err and "zip data of this file is cut or corrupt" in err and p.returncode == 2
+    assert f"{tmp_path / 'flip.zip'}{{b.log}}" in p.stdout.decode()  # the next member is scanned
+
+
+def test_archive_of_directories_only_is_named(tmp_path):
+    import tarfile
+
+    with tarfile.open(tmp_path / "dirs.tar", "w") as tar:
+        info = tarfile.TarInfo("logs/")
+        info.type = tarfile.DIRTYPE
+        tar.addfile(info)
+    p = run("scan", str(tmp_path / "dirs.tar"))
+    assert p.returncode == 2 and "the tar archive holds no file to scan" in p.stderr.decode()
+
+
+@pytest.mark.parametrize(("change", "why"), [
+    ({"failures": "many"}, "'failures' is not a count"),
+    ({"failures": [1]}, "'failures' is not a count"),
+    ({"other_families": []}, "'other_families' is not an object"),
+    ({"clusters": [{}]}, "cluster 1: 'cluster_id' is not text"),
+    ({"first_failures": [{"name": "LLM_TIMEOUT", "host": ["a"]}]}, "first failure 1: 'host' is not text"),
+    ({"counts": {"LLM_FAILED": -5}}, "'counts' is not an object of counts"),
+])
+def test_merge_names_what_is_wrong_in_a_report(tmp_path, change, why):
+    report = {"first_failures": [], "clusters": [], "counts": {}, "failures": 0, **change}
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(report))
+    p = run("merge", str(path))
+    assert p.returncode == 2 and p.stderr.decode() == f"llmstatus: cannot merge {path}: {why}\n"
+    path.write_text("[" * 100_000)
+    assert "nested too deeply" in run("merge", str(path)).stderr.decode()
+    path.write_text('{"first_failures": [], "clusters": [], "counts": {}, "failures": NaN}')
+    assert run("merge", str(path)).stderr.decode().endswith("NaN is not JSON\n")
+
+
+@needs
+def test_hosts_when_node_directories_are_given_or_zipped(deployment, tmp_path):
+    tree, _bundle = deployment
+    p = run("scan", "-r", "--summary", "--json", "prefill-0", "decode-1", cwd=tree)
+    first = json.loads(p.stdout)["first_failures"]
+    assert {e["host"] for e in first} == {"prefill-0", "decode-1"}  # each directory given is a node
+    assert next(e for e in first if e["name"] == "LLM_TIMEOUT")["peer"]["name"] == "LLM_DEVICE_OUT_OF_MEMORY"
+    # A process id reused on two nodes scanned together stays two processes.
+    for node in ("n1", "n2"):
+        (tmp_path / node).mkdir()
+        (tmp_path / node / "plog.log").write_bytes(
+            b"[ERROR] GE(4242,python):2026-11-30-10:05:00.100.000 [llm_datadist.cc:1]4242 x: ret = 1343270921\n")
+    p = run("scan", "-r", "--summary", "--json", str(tmp_path / "n1"), str(tmp_path / "n2"))
+    assert [e["host"] for e in json.loads(p.stdout)["first_failures"]] == ["n1", "n2"]

@@ -82,7 +82,7 @@ class _Run:
         # --host names the node whose logs these are (a per-node scan for merge): it wins.
         root = self.roots.get(path)
         several = len({r for r in self.roots.values() if r is not None}) > 1
-        host = getattr(self.args, "host", None) or host_of(event.name, root, several)
+        host = getattr(self.args, "host", None) or host_of(event.parts or (event.name,), root, several)
         role = role_of_path(host or "") or role_of_path(event.name)
         # Processes are told apart by host and pid within one directory given: two nodes' trees
         # scanned together may reuse a pid.

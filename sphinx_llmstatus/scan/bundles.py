@@ -53,6 +53,8 @@ class Input:
     damage: list[str] = field(default_factory=list)
     error: str | None = None
     mtime: float | None = None
+    #: The outer path and each member's path inside it (``name`` is :func:`provenance` of them).
+    parts: tuple[str, ...] = ()
 
 
 @dataclass
@@ -64,13 +66,15 @@ class _Walk:
     members: int = 0
 
 
-def provenance(outer: str, member: str) -> str:
-    """``outer`` with ``member`` inside it: ``a.tar.gz`` + ``x/b.log`` -> ``a.tar.gz{x/b.log}``;
-    a name already nested gets the member in its innermost braces."""
-    depth = len(outer) - len(outer.rstrip("}"))
-    if depth:
-        return f"{outer[:-depth]}{{{member}}}{'}' * depth}"
-    return f"{outer}{{{member}}}"
+def provenance(parts: tuple[str, ...]) -> str:
+    """The name of a file inside archives: the outer path, then each member's path in braces,
+    nested (``a.tar.gz``, ``x/b.zip``, ``c.log`` -> ``a.tar.gz{x/b.zip{c.log}}``). Braces and
+    backslashes in member paths are escaped with a backslash, so a member named ``a{b}`` is not
+    read as nesting."""
+    if len(parts) == 1:
+        return parts[0]
+    members = [p.replace("\\", "\\\\").replace("{", "\\{").replace("}", "\\}") for p in parts[1:]]
+    return parts[0] + "".join("{" + m for m in members) + "}" * len(members)
 
 
 def kind_of(head: bytes) -> str | None:
@@ -100,7 +104,7 @@ def inputs(path: str, long: bool = False, stdin: BinaryIO | None = None,
     stream: BinaryIO | None = None
     try:
         stream = _opened(raw, path, walk, on_read)
-        yield from _level(stream, path, 0, walk, mtime)
+        yield from _level(stream, (path,), walk, mtime)
     finally:
         if stream is not None:
             stream.close()
@@ -129,8 +133,10 @@ def _mtime(raw: BinaryIO) -> float | None:
         return None
 
 
-def _level(stream: BinaryIO, name: str, depth: int, walk: _Walk, mtime: float | None) -> Iterator[Input]:
-    """The logs of one stream at archive ``depth``: itself, or its members."""
+def _level(stream: BinaryIO, parts: tuple[str, ...], walk: _Walk, mtime: float | None) -> Iterator[Input]:
+    """The logs of the stream of the file ``parts`` (its path, then its members' paths): itself, or
+    its members."""
+    name, depth = provenance(parts), len(parts) - 1
     damage: list[str] | None = getattr(stream, "member_damage", None)  # filled as the member is read
     if damage is None:
         damage = []
@@ -138,12 +144,13 @@ def _level(stream: BinaryIO, name: str, depth: int, walk: _Walk, mtime: float | 
     head, text = looked_at(text, 512)
     kind = kind_of(head)
     if kind is None:
-        yield Input(name, utf8_stream(text), damage, mtime=mtime)
+        yield Input(name, utf8_stream(text), damage, mtime=mtime, parts=parts)
         return
     if depth >= MAX_DEPTH:
-        yield Input(name, None, damage, error=f"a {kind} archive nested more than {MAX_DEPTH} levels deep: not opened")
+        yield Input(name, None, damage, error=f"a {kind} archive nested more than {MAX_DEPTH} levels deep: not opened",
+                    parts=parts)
         return
-    members = _tar_members(text, name, damage) if kind == "tar" else _zip_members(text, name, damage, walk.budget)
+    members = _tar_members(text, damage) if kind == "tar" else _zip_members(text, damage, walk.budget)
     held = 0
     for member_name, member, member_mtime in members:
         walk.members += 1
@@ -151,15 +158,15 @@ def _level(stream: BinaryIO, name: str, depth: int, walk: _Walk, mtime: float | 
             damage.append(f"holds more than {MAX_MEMBERS:,} files: the rest were not read")
             break
         held += 1
-        yield from _level(member, member_name, depth + 1, walk, member_mtime)
+        yield from _level(member, (*parts, member_name), walk, member_mtime)
     if not held and not damage:  # only directories or links: say so, as for an empty directory
         damage.append(f"the {kind} archive holds no file to scan")
     if damage:  # the archive's own damage (cut inside its index or headers), after its members
-        yield Input(name, None, damage=[], error="; ".join(damage))
+        yield Input(name, None, damage=[], error="; ".join(damage), parts=parts)
 
 
-def _tar_members(stream: BinaryIO, name: str, damage: list[str]) -> Iterator[tuple[str, BinaryIO, float]]:
-    """``(provenance, stream, mtime)`` of each regular file of a tar stream, read in order."""
+def _tar_members(stream: BinaryIO, damage: list[str]) -> Iterator[tuple[str, BinaryIO, float]]:
+    """``(path, stream, mtime)`` of each regular file of a tar stream, read in order."""
     import tarfile  # here: most scans read no archive, and tarfile and zipfile take a while to import
 
     try:
@@ -174,13 +181,13 @@ def _tar_members(stream: BinaryIO, name: str, damage: list[str]) -> Iterator[tup
             salvaged = Salvaged(body, member_damage, (tarfile.TarError, EOFError, OSError),  # type: ignore[arg-type]
                                 lambda exc: f"the archive ends inside this file ({exc})", step=TAR_STEP)
             reader = _Reported(salvaged, member_damage, 1 << 22)
-            yield provenance(name, info.name), reader, float(info.mtime)
+            yield info.name, reader, float(info.mtime)
     except (tarfile.TarError, EOFError, OSError) as exc:
         damage.append(f"tar data is cut or corrupt after the files above ({exc})")
 
 
-def _zip_members(stream: BinaryIO, name: str, damage: list[str], budget: Budget) -> Iterator[tuple[str, BinaryIO, float]]:
-    """``(provenance, stream, mtime)`` of each file of a zip, from its central directory."""
+def _zip_members(stream: BinaryIO, damage: list[str], budget: Budget) -> Iterator[tuple[str, BinaryIO, float]]:
+    """``(path, stream, mtime)`` of each file of a zip, from its central directory."""
     import zipfile
 
     seekable = _seekable(stream)
@@ -205,11 +212,11 @@ def _zip_members(stream: BinaryIO, name: str, damage: list[str], budget: Budget)
             try:
                 body = archive.open(info)
             except (zipfile.BadZipFile, NotImplementedError, OSError, RuntimeError) as exc:
-                yield provenance(name, info.filename), _failed(str(exc)), mtime
+                yield info.filename, _failed(str(exc)), mtime
                 continue
             salvaged = Salvaged(body, member_damage, errors,  # type: ignore[arg-type]
                                 lambda exc: f"zip data of this file is cut or corrupt ({exc})", budget)
-            yield provenance(name, info.filename), _Reported(salvaged, member_damage, 1 << 22), mtime
+            yield info.filename, _Reported(salvaged, member_damage, 1 << 22), mtime
 
 
 def _seekable(stream: BinaryIO) -> BinaryIO:

@@ -37,6 +37,8 @@ class ScanOptions:
 class Opened(NamedTuple):
     name: str
     mtime: float | None
+    #: The outer path and each member's path (see :func:`.bundles.provenance`).
+    parts: tuple[str, ...] = ()
 
 
 class Found(NamedTuple):
@@ -82,7 +84,7 @@ def events(path: str, opts: ScanOptions, registry: Registry, stdin: BinaryIO | N
     try:
         logs = inputs(path, opts.long, stdin, on_read)
         for log in logs:
-            yield Opened(log.name, log.mtime)
+            yield Opened(log.name, log.mtime, log.parts)
             watch = ClueWatch(registry)
             error = log.error
             if log.stream is not None:

@@ -86,23 +86,22 @@ class ClueWatch:
                 self.clues.append(Clue(clue.kind, value, line_no, self._prefix(line).process, self._times(line)))
 
 
-def host_of(name: str, root: str | None, each_root_a_node: bool = False) -> str | None:
+def host_of(parts: tuple[str, ...], root: str | None, each_root_a_node: bool = False) -> str | None:
     """The node a file was collected from, by the habit of collected trees: the first directory
     of its path under the directory scanned (``logs/prefill-0/plog/a.log`` under ``logs``:
     ``prefill-0``), else of its path inside the archive (``b.tar.gz{decode-1/plog/a.log}``:
     ``decode-1``); the directory scanned itself when several were given (``scan -r prefill-0
-    decode-1``: ``each_root_a_node``). None when the path names no directory."""
-    outer, brace, inner = name.partition("{")
+    decode-1``: ``each_root_a_node``). ``parts`` are the file's path and its members' paths;
+    None when they name no directory."""
     if root is not None and each_root_a_node:
         return _parts(root)[-1] if _parts(root) else None
-    if root is not None:
-        parts = _parts(outer[len(root):] if outer.startswith(root) else outer)
-        if len(parts) >= 2:
-            return parts[0]
-    if brace:
-        parts = _parts(inner.rstrip("}").split("{")[0])
-        if len(parts) >= 2:
-            return parts[0]
+    outer = parts[0] if parts else ""
+    candidates = [outer[len(root):] if outer.startswith(root) else outer] if root is not None else []
+    candidates += parts[1:2]
+    for path in candidates:
+        names = _parts(path)
+        if len(names) >= 2:
+            return names[0]
     return None
 
 

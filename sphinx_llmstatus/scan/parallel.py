@@ -27,6 +27,7 @@ from collections.abc import Iterable, Iterator
 from multiprocessing.pool import AsyncResult, Pool
 
 from ..registry.model import Registry
+from .hit import Hit
 from .pipeline import Event, Found, ScanOptions, events
 from .wire import Unpacker, pack
 
@@ -57,15 +58,34 @@ def _scan(path: str, opts: ScanOptions, spool: str) -> None:
     assert _REGISTRY is not None
     with open(os.open(spool, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600), "wb") as out:
         batch: list[Event] = []
-        for event in events(path, opts, _REGISTRY):
-            if opts.render is not None and isinstance(event, Found):
-                event = event._replace(rendered=tuple(opts.render(event.hits, event.name)))
+        for event in _joined(events(path, opts, _REGISTRY), opts):
             batch.append(pack(event))
             if len(batch) >= BATCH:
                 pickle.dump(batch, out, pickle.HIGHEST_PROTOCOL)
                 out.flush()  # readable as far as it goes if the command is stopped
                 batch.clear()
         pickle.dump(batch, out, pickle.HIGHEST_PROTOCOL)
+
+
+def _joined(found: Iterator[Event], opts: ScanOptions) -> Iterator[Event]:
+    """``found`` with each hit laid out by ``opts.render`` and runs of hits of one file joined into
+    events of up to :data:`BATCH` hits (the command writes each at once); as is without it."""
+    if opts.render is None:
+        yield from found
+        return
+    name, hits, lines = "", list[Hit](), list[str]()
+    for event in found:
+        if hits and (not isinstance(event, Found) or event.name != name or len(hits) >= BATCH):
+            yield Found(name, [], hits, [], tuple(lines))
+            hits, lines = list[Hit](), list[str]()
+        if isinstance(event, Found):
+            name = event.name
+            hits += event.hits
+            lines += opts.render(event.hits, event.name)
+        else:
+            yield event
+    if hits:
+        yield Found(name, [], hits, [], tuple(lines))
 
 
 def _read_spool(path: str) -> Iterator[list[Event]]:

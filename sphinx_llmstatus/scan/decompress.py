@@ -15,14 +15,10 @@ stream that expands like an archive bomb.
 from __future__ import annotations
 
 import io
-import queue
-import threading
 from collections.abc import Callable
 from typing import BinaryIO, Protocol
 
-#: Most bytes read or produced per step. Large: the decoding thread (:class:`Prefetched`) needs
-#: the GIL between steps and waits up to the switch interval (5 ms) for it, so each step must
-#: decode for longer than that.
+#: Most bytes read or produced per step (few Python steps per megabyte).
 CHUNK = 1 << 22
 #: An input may expand this many times its compressed size (after :data:`BOMB_FLOOR` bytes) ...
 BOMB_RATIO = 1000
@@ -348,54 +344,3 @@ class _ZstdChecked(Salvaged):
             self._damage.append("zstd data ends inside a frame (cut short): the lines before the cut were scanned")
             self._done = True
         return n
-
-
-class Prefetched(io.RawIOBase):
-    """``inner``'s bytes, read ahead by a thread: zlib, bz2, lzma and zstd release the GIL while
-    they decode, so a compressed log is decompressed while the scanner reads the chunk before.
-    At most :data:`AHEAD` chunks of :data:`CHUNK` bytes wait; errors reach the reader in order."""
-
-    AHEAD = 8
-
-    def __init__(self, inner: BinaryIO) -> None:
-        super().__init__()
-        self._inner = inner
-        self._queue: queue.Queue[bytes | BaseException] = queue.Queue(self.AHEAD)
-        self._pending, self._ended = b"", False
-        self._thread = threading.Thread(target=self._fill, name="llmstatus-decompress", daemon=True)
-        self._thread.start()
-
-    def _fill(self) -> None:
-        try:
-            while True:
-                data = self._inner.read(CHUNK)
-                self._queue.put(data)
-                if not data:
-                    return
-        except BaseException as exc:  # noqa: BLE001 (handed to the reader, which raises it)
-            self._queue.put(exc)
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
-        if not self._pending and not self._ended:
-            item = self._queue.get()
-            if isinstance(item, BaseException):
-                self._ended = True
-                raise item
-            self._pending, self._ended = item, not item
-        n = min(len(buffer), len(self._pending))
-        buffer[:n] = self._pending[:n]
-        self._pending = self._pending[n:]
-        return n
-
-    def close(self) -> None:
-        if not self.closed and self._thread.is_alive():
-            while self._thread.is_alive():  # let the thread end: drain what it waits to put
-                try:
-                    self._queue.get(timeout=0.05)
-                except queue.Empty:
-                    pass
-        self._inner.close()
-        super().close()

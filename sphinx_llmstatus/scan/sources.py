@@ -20,7 +20,7 @@ import sys
 from collections.abc import Iterator
 from typing import BinaryIO, NamedTuple
 
-from .decompress import Budget, Decoded, Prefetched, detect, zstd_reader
+from .decompress import Budget, Decoded, detect, zstd_reader
 from .encoding import looked_at, utf8_stream
 
 
@@ -46,7 +46,6 @@ def decompressed(stream: BinaryIO, damage: list[str] | None = None, budget: Budg
         reader = zstd_reader(stream, found, budget, long)
     else:
         reader = io.BufferedReader(Decoded(stream, fmt, found, budget))
-    reader = io.BufferedReader(Prefetched(reader))
     return reader if damage is not None else io.BufferedReader(_RaiseAtEnd(reader, found))
 
 

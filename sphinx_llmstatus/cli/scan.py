@@ -44,7 +44,8 @@ EXIT_INTERRUPTED = 130
 class _Run:
     """One scan's state: the report, the output format, what went wrong."""
 
-    def __init__(self, args: Args, registry: Registry, fmt: Format, roots: dict[str, str | None]) -> None:
+    def __init__(self, args: Args, registry: Registry, fmt: Format, roots: dict[str, str | None],
+                 progress: Progress) -> None:
         self.report = Report(times=Times(registry))
         self.fmt, self.args, self.roots = fmt, args, roots
         self.summary_only = getattr(args, "summary", False)
@@ -52,18 +53,15 @@ class _Run:
         self.scanned = 0
         self.found = False
         self._labels: dict[str, str] = {}
-        from .progress import Progress
+        self.progress = progress
 
-        self.progress = Progress([], enabled=False)  # the scan's own, from replay()
-
-    def replay(self, path: str, events: Iterator[Event], progress: Progress) -> None:
+    def replay(self, path: str, events: Iterator[Event]) -> None:
         """Take one path's events: count, write the hits, name what could not be read."""
         from ..scan.pipeline import Found
 
-        self.progress = progress
         for event in events:
             if isinstance(event, Found):
-                self._found(event, progress)
+                self._found(event)
             elif isinstance(event, Opened):
                 self._opened(path, event)
             elif isinstance(event, Closed):
@@ -91,7 +89,7 @@ class _Run:
     def _key(self, name: str) -> str:
         return "-" if name == "-" else self._label(name)
 
-    def _found(self, event: Found, progress: Progress) -> None:
+    def _found(self, event: Found) -> None:
         self.found = True
         key = self._key(event.name)
         marked = []
@@ -106,7 +104,7 @@ class _Run:
             rendered = [line if hit.consequence_of is None else None
                         for hit, line in zip(marked, event.rendered)] if event.rendered else ()
             text = self.fmt.scan_hits(event.before, marked, event.after, file, bool(self.args.context), rendered)
-            with progress.paused():
+            with self.progress.paused():
                 write(sys.stdout, text)
 
     def _closed(self, event: Closed) -> None:
@@ -138,17 +136,17 @@ def scan_files(files: list[str], args: Args, registry: Registry, fmt: Format) ->
             continue
         paths.append(walked.path)
         roots[walked.path] = walked.root
-    run = _Run(args, registry, fmt, roots)
-    run.unreadable = not walk_ok
     opts = ScanOptions(context=args.context, include_success=args.all, long=getattr(args, "long", False),
                        render=None if args.context or getattr(args, "summary", False) else fmt.prerender())
     if "-" in paths and sys.stdin is not None and sys.stdin.isatty():
         error("reading the log from standard input (end it with Ctrl-D; give a FILE to scan a file)")
     interrupted = False
     with Progress(paths, enabled=not getattr(args, "no_progress", False)) as progress:
+        run = _Run(args, registry, fmt, roots, progress)
+        run.unreadable = not walk_ok
         try:
             for path, events in _sources(paths, opts, args, registry, progress):
-                run.replay(path, events, progress)
+                run.replay(path, events)
                 progress.done(path)
         except KeyboardInterrupt:
             interrupted = True

@@ -15,8 +15,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .peers import link, root_cause
-from .report import pid_of, sort_by_time
+from .peers import link, pid_of, root_cause
+from .report import sort_by_time
 
 
 class NotASummary(ValueError):

@@ -18,13 +18,14 @@ from collections.abc import Sequence
 Entry = dict[str, object]
 
 
-def _pid(process: object) -> str | None:
+def pid_of(process: object) -> str | None:
+    """The process id of a process label (``4242 (python)`` -> ``4242``)."""
     return str(process).split(" ", 1)[0] if process else None
 
 
 def _where(entry: Entry) -> tuple[object, str | None]:
     """What places a process: its host where known, else its file; with its pid."""
-    return (("host", entry["host"]) if entry.get("host") else ("file", entry.get("file")), _pid(entry.get("process")))
+    return (("host", entry["host"]) if entry.get("host") else ("file", entry.get("file")), pid_of(entry.get("process")))
 
 
 def link(entries: list[Entry], clusters: Sequence[Entry]) -> list[Entry]:

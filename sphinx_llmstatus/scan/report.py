@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from .hit import Hit
+from .peers import link, pid_of, root_cause
 from .timeline import Clue, role_of_path, time_text, with_year
 
 TYPE_CHECKING = False
@@ -39,10 +40,6 @@ class Place:
     #: What tells two hosts of the same name apart (the directory scanned): part of a process's key.
     group: str | None = None
 
-
-def pid_of(process: str | None) -> str | None:
-    """The process id of a process label (``4242 (python)`` -> ``4242``)."""
-    return process.split(" ", 1)[0] if process else None
 
 #: Values of the codes that only pass a failure on (0xFFFFFFFF, -1).
 GENERIC_VALUES = frozenset({0xFFFFFFFF, -1})
@@ -220,8 +217,6 @@ class Report:
 
     def ordered(self) -> list[tuple[tuple[str, str | None], str, Hit, dict[str, object]]]:
         """``(key, file, hit, entry)`` of each first failure, in the order of :meth:`first_failures`."""
-        from .peers import link
-
         rows = {id(entry): (key, file, hit, entry) for key, (file, hit) in self.first.items()
                 for entry in (self._entry(key, file, hit),)}
         entries = link(sort_by_time(row[3] for row in rows.values()), self.clusters())
@@ -259,8 +254,6 @@ class Report:
 
     def as_dict(self) -> dict[str, object]:
         """The JSON summary object (``llmstatus scan --summary --json``)."""
-        from .peers import root_cause
-
         first = self.first_failures()
         return {
             "root_cause": root_cause(first),

@@ -42,6 +42,7 @@ CLI_EXAMPLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("list", ("list", "--api", "cpp", "--recoverable", "no")),
     ("scan", ("scan", "decode.log")),
     ("scan-summary", ("scan", "--summary", "decode.log")),
+    ("scan-diagnosis", ("scan", "--summary", "link-refused.log")),
     ("scan-deployment", ("scan", "-r", "--summary", "deployment")),
     ("merge", ("merge", "prefill-0.json", "decode-1.json")),
 )

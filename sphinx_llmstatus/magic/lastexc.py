@@ -101,10 +101,10 @@ def exception_text(exc: BaseException) -> str:
 
 
 def text_hits(text: str, registry: Registry) -> list[Any]:
-    """Scanner hits (non-success) in ``text``."""
-    from ..scan import scan_text
+    """Scanner hits (non-success) in ``text``, each failure with its diagnosis."""
+    from ..scan.pipeline import scan_diagnosed
 
-    return list(scan_text(text, registry=registry))
+    return scan_diagnosed(text, registry=registry)
 
 
 def codes_in(exc: BaseException, registry: Registry, *, full_traceback: bool = True):

@@ -39,8 +39,8 @@ def stamp_text(stamp: Stamp) -> str:
 
 
 def read_clue(clue: LogClue, line: str) -> str | None:
-    """What ``clue`` reads from ``line`` as text: the time (:func:`stamp_text`), the cluster id or
-    the role; None when the line does not state it."""
+    """What ``clue`` reads from ``line`` as text: the time (:func:`stamp_text`), the cluster id, the
+    role, what a context clue shows or the version; None when the line does not state it."""
     if clue.kind == "time":
         stamp = read_stamp(clue, line)
         return None if stamp is None else stamp_text(stamp)
@@ -51,4 +51,6 @@ def read_clue(clue: LogClue, line: str) -> str | None:
         return None
     if clue.kind == "role":
         return clue.role
-    return m.group("cluster")
+    if clue.shows is not None:
+        return clue.shows
+    return m.group("version" if clue.kind == "version" else "cluster")

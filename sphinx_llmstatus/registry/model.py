@@ -296,7 +296,11 @@ class LogFormat(_Record):
 
 
 #: What a :class:`LogClue` reads from a line.
-CLUE_KINDS = ("time", "cluster", "peer", "role")
+CLUE_KINDS = ("time", "cluster", "peer", "role", "framework", "mode", "api", "version")
+#: The clue kinds that tell what a line shows with :attr:`LogClue.shows`: the context a diagnosis reads.
+CONTEXT_KINDS = ("framework", "mode", "api")
+#: LLM DataDist's manager modes (``applies_to.modes`` of a cause).
+MODES = ("CacheManager", "KvCacheManager")
 #: The roles of a process in a disaggregated deployment.
 ROLES = ("prefill", "decode")
 
@@ -316,12 +320,14 @@ class LogClue(_Record):
     (optional), ``month``, ``day``, ``hour``, ``minute``, ``second``, ``frac``),
     ``cluster`` the writer's own LLM DataDist cluster id, ``peer`` the cluster
     id it links with or pulls from (group ``cluster``), ``role`` whether it
-    serves prefill or decode (``role``). ``literal`` is text every such line
+    serves prefill or decode (``role``); ``framework``, ``mode`` and ``api``
+    what the line shows of the context (``shows``), ``version`` CANN's version
+    (group ``version``). ``literal`` is text every such line
     holds, found before the bounded ``pattern`` is tried. ``samples`` are lines
     written by the code the ``sources`` cite, with what must be read from them.
     """
 
-    __slots__ = ("id", "kind", "literal", "pattern", "role", "sources", "samples")
+    __slots__ = ("id", "kind", "literal", "pattern", "role", "sources", "samples", "shows")
     _defaults = {"samples": (), "literal": ""}
     id: str
     kind: str
@@ -330,6 +336,7 @@ class LogClue(_Record):
     role: str | None
     sources: tuple[Source, ...]
     samples: tuple[LogClueSample, ...]
+    shows: str | None
 
 
 class AppliesTo(_Record):
@@ -346,6 +353,74 @@ class AppliesTo(_Record):
         return bool(self.frameworks or self.modes or self.versions)
 
 
+#: Why a log cannot show a cause (a cause without ``evidence`` names one): it lies in configuration
+#: the process does not print, in the order or arguments of the caller's calls, in the deployment
+#: around the process (network, containers, devices), on the peer's side of the link, in memory or
+#: capacity nobody logs at the time, or the code path that fails logs nothing specific to it.
+UNLOGGED: tuple[str, ...] = ("config", "call-order", "deployment", "peer", "resources", "no-log-call")
+
+
+class Evidence(_Record):
+    """A log line that proves (or, with ``against``, rules out) a :class:`Cause`.
+
+    ``format`` is the upstream format string of the log call, verbatim, with its
+    placeholders (``%d``, ``%s``, ``{}``, ``{name}``); ``code`` instead names a
+    code whose earlier failure in the same process proves the cause (a failed
+    unlink before ``LLM_ALREADY_LINK``). ``sources`` cite the call's lines
+    (``key#L364``). ``samples`` are lines as the call writes them, checked to
+    match when the registry loads. :attr:`pieces` are the literal pieces between
+    the placeholders: a line matches when it holds each, in order.
+    """
+
+    __slots__ = ("format", "code", "sources", "against", "samples")
+    _defaults = {"against": False, "samples": ()}
+    format: str | None
+    code: str | None
+    sources: tuple[Source, ...]
+    against: bool
+    samples: tuple[str, ...]
+
+    @property
+    def pieces(self) -> tuple[str, ...]:
+        """The literal pieces of :attr:`format` between its placeholders, in order (``()`` for a code)."""
+        return format_pieces(self.format) if self.format else ()
+
+    @property
+    def literal(self) -> str:
+        """The longest piece: what the scanner's prefilter looks for first (``""`` for a code)."""
+        return max(self.pieces, key=len, default="")
+
+    def matches(self, line: str) -> bool:
+        """True when ``line`` holds every piece, in order (linear: each search goes on from the last)."""
+        pieces = self.pieces
+        if not pieces:
+            return False
+        at = 0
+        for piece in pieces:
+            at = line.find(piece, at)
+            if at < 0:
+                return False
+            at += len(piece)
+        return True
+
+
+_PIECES: dict[str, tuple[str, ...]] = {}
+
+
+def format_pieces(fmt: str) -> tuple[str, ...]:
+    """The literal pieces of a printf or Python format string, split at its placeholders
+    (``%d``, ``%-5lu``, ``%s``; ``{}``, ``{name}``, ``{x!r:>4}``); ``%%``, ``{{`` and ``}}`` stay literal."""
+    got = _PIECES.get(fmt)
+    if got is None:
+        import re
+
+        marked = re.sub(r"%%|\{\{|\}\}|%[-+ #0]*[0-9*]*(?:\.[0-9*]+)?(?:hh|h|ll|l|z|j|t|L|q)?[diouxXeEfFgGcspn]"
+                        r"|\{[^{}]{0,80}\}",
+                        lambda m: {"%%": "%", "{{": "{", "}}": "}"}.get(m.group(0), "\0"), fmt)
+        got = _PIECES[fmt] = tuple(p.strip() for p in marked.split("\0") if p.strip())
+    return got
+
+
 class Cause(_Record):
     """One known cause of a code in one API, from a vendor page, upstream source or public report.
 
@@ -353,16 +428,20 @@ class Cause(_Record):
     shape), ``check`` something concrete to run or look at, ``fix`` what made
     it go away. ``sources`` holds at least one :class:`Source`. ``terms`` are
     the non-API tokens (commands, files, config keys) the texts put in backticks.
+    ``evidence`` are the log lines that prove it (or rule it out); a cause the
+    log cannot show says why in ``unlogged`` (one of :data:`UNLOGGED`).
     """
 
-    __slots__ = ("when", "check", "fix", "sources", "applies_to", "terms")
-    _defaults = {"terms": ()}
+    __slots__ = ("when", "check", "fix", "sources", "applies_to", "terms", "evidence", "unlogged")
+    _defaults = {"terms": (), "evidence": ()}
     when: Text
     check: Text
     fix: Text
     sources: tuple[Source, ...]
     applies_to: AppliesTo
     terms: tuple[str, ...]
+    evidence: tuple[Evidence, ...]
+    unlogged: str | None
 
 
 class Setting(_Record):
@@ -418,11 +497,13 @@ class Symptom(_Record):
     ``pattern`` is a literal, case-sensitive substring of one log line (no
     regular expression), at most :data:`SYMPTOM_PATTERN_MAX` characters.
     ``likely`` is the canonical name of the code it most likely hides (or
-    None); ``codes`` the canonical names of the codes it may hide.
+    None); ``codes`` the canonical names of the codes it may hide. ``raised``
+    says LLM DataDist itself raises the message with ``likely`` as its status
+    code (hixl's ``raise_if_false``): the line is then a failure of that code.
     """
 
-    __slots__ = ("id", "framework", "pattern", "check", "sources", "likely", "codes", "terms")
-    _defaults = {"codes": (), "terms": ()}
+    __slots__ = ("id", "framework", "pattern", "check", "sources", "likely", "codes", "terms", "raised")
+    _defaults = {"codes": (), "terms": (), "raised": False}
     id: str
     framework: str
     pattern: str
@@ -431,6 +512,7 @@ class Symptom(_Record):
     likely: str | None
     codes: tuple[str, ...]
     terms: tuple[str, ...]
+    raised: bool
 
 
 SYMPTOM_PATTERN_MIN = 8

@@ -473,6 +473,15 @@ def _clue_samples_match(clue: m.LogClue, where: Where, ctx: Context) -> None:
 
     if clue.kind == "role" and clue.role is None:
         raise where.at("role").fail("a clue of kind 'role' says which role its lines show")
+    if (clue.kind in m.CONTEXT_KINDS) != (clue.shows is not None):
+        raise where.at("shows").fail("a clue of kind 'framework', 'mode' or 'api' (and only those) says what its "
+                                     "lines show")
+    if clue.kind == "framework" and ctx.resolve("frameworks", clue.shows or "") is None:
+        raise where.at("shows").fail(f"{shown(clue.shows)} is not a key of [frameworks]")
+    if clue.kind == "mode" and clue.shows not in m.MODES or clue.kind == "api" and clue.shows not in m.APIS:
+        raise where.at("shows").fail(f"{shown(clue.shows)} is not a {clue.kind} the registry knows")
+    if clue.kind == "version" and "(?P<version>" not in clue.pattern:
+        raise where.at("pattern").fail("name the version with the group (?P<version>...)")
     if clue.kind in ("cluster", "peer") and "(?P<cluster>" not in clue.pattern:
         raise where.at("pattern").fail("name the cluster id with the group (?P<cluster>...)")
     if clue.kind != "time" and not clue.literal:
@@ -494,11 +503,14 @@ LOG_CLUE_SAMPLE = Spec("log_clue.samples", m.LogClueSample, (
 LOG_CLUE = Spec("log_clue", m.LogClue, (
     Field("id", KEY, "Its name.", required=True),
     Field("kind", ChoiceKind(m.CLUE_KINDS), "What it reads: `time`, `cluster` (the writer's own cluster id), "
-          "`peer` (the cluster it links with or pulls from), `role` (prefill or decode).", required=True),
+          "`peer` (the cluster it links with or pulls from), `role` (prefill or decode); and the context a "
+          "diagnosis uses: `framework`, `mode` (manager mode), `api`, `version` (CANN's).", required=True),
     Field("literal", SHORT, "Text every such line holds, looked for first (required but for `time`).", default=""),
     Field("pattern", RegexKind(), "Where the line states it, as named groups: `year` (optional), `month`, `day`, "
           "`hour`, `minute`, `second`, `frac` for a time; `cluster` for a cluster id.", required=True),
     Field("role", ChoiceKind(m.ROLES), "For `role`: the role such a line shows."),
+    Field("shows", SHORT, "For `framework`, `mode` and `api`: what such a line shows (a key of `[frameworks]`, "
+          "`CacheManager` or `KvCacheManager`, `python` or `cpp`)."),
     Field("sources", SOURCES, "The logging code that writes such lines.", required=True),
     Field("samples", ArrayKind(LOG_CLUE_SAMPLE), "Lines it must read.", default=()),
 ), "What a log line states about its writer beyond codes: its time, its cluster id, the peer it links "
@@ -513,6 +525,35 @@ APPLIES = Spec("applies_to", m.AppliesTo, (
 
 _TERMS = Field("terms", SHORTS, "Backticked tokens of its texts that are not API or setting names.", default=())
 
+def _evidence_checks(ev: m.Evidence, where: Where, ctx: Context) -> None:
+    if (ev.format is None) == (ev.code is None):
+        raise where.at("format").fail("give either `format` (the log call's format string) or `code`")
+    if ev.code is not None and (ev.against or ev.samples):
+        raise where.at("code").fail("a code's earlier failure proves a cause: no `against` or `samples` with it")
+    if ev.format is not None and len(ev.literal) < EVIDENCE_LITERAL_MIN:
+        raise where.at("format").fail(f"its longest piece between placeholders, {ev.literal!r}, is shorter than "
+                                      f"{EVIDENCE_LITERAL_MIN} characters: too common to look for")
+    for i, sample in enumerate(ev.samples, 1):
+        if not ev.matches(sample):
+            raise where.at(f"samples[{i}]").fail(f"the line does not hold the pieces {list(ev.pieces)!r} in order")
+
+
+#: The shortest literal an evidence format must hold (the prefilter looks for it in every line).
+EVIDENCE_LITERAL_MIN = 8
+
+EVIDENCE = Spec("evidence", m.Evidence, (
+    Field("format", LiteralKind(EVIDENCE_LITERAL_MIN, 300), "The log call's format string, verbatim, with its "
+          "placeholders (`%d`, `%s`, `{}`, `{name}`): a line proves the cause when it holds every piece between "
+          "them, in order."),
+    Field("code", CODE, "Instead of `format`: a code whose failure earlier in the same process proves the cause."),
+    Field("sources", SOURCES, "The log call (`key#L<line>`) or the code that returns the earlier code.",
+          required=True),
+    Field("against", BOOL, "True when the line rules the cause out instead.", default=False),
+    Field("samples", ListKind(LiteralKind(EVIDENCE_LITERAL_MIN, 1000)), "Lines as the call writes them; each "
+          "must match.", default=()),
+), "A log line that proves a cause (or rules it out).", checks=(_evidence_checks,))
+
+
 CAUSE = Spec("cause", m.Cause, (
     Field("when", TEXT, "What the user sees: a log line, an API path, a deployment shape.", required=True),
     Field("check", TEXT, "Something concrete to run or look at.", required=True),
@@ -520,6 +561,9 @@ CAUSE = Spec("cause", m.Cause, (
     Field("sources", SOURCES, "Where this was seen or is written.", required=True),
     Field("applies_to", TableKind(APPLIES), "Where it applies.", default=m.AppliesTo()),
     _TERMS,
+    Field("evidence", ArrayKind(EVIDENCE), "Log lines that prove it or rule it out.", default=()),
+    Field("unlogged", ChoiceKind(m.UNLOGGED), "Without evidence: why no log line shows it (`config`, "
+          "`call-order`, `deployment`, `peer`, `resources`, `no-log-call`)."),
 ), "A known cause of a code in one API, with a check and a fix.")
 
 READING = Spec("reading", m.Reading, (
@@ -581,6 +625,11 @@ BECOMES = Spec("becomes", m.Becomes, (
     Field("sources", SOURCES, "The mapping's lines.", required=True),
 ), "How an upper layer reports this code.")
 
+def _raised_names_likely(sym: m.Symptom, where: Where, ctx: Context) -> None:
+    if sym.raised and sym.likely is None:
+        raise where.at("likely").fail("a raised message names the code it is raised with")
+
+
 SYMPTOM = Spec("symptom", m.Symptom, (
     Field("id", KEY, "Unique name.", required=True),
     Field("framework", RefKind("frameworks"), "The framework whose words these are.", required=True),
@@ -591,7 +640,10 @@ SYMPTOM = Spec("symptom", m.Symptom, (
     Field("likely", CODE, "The code it most likely hides."),
     Field("codes", CODES, "Codes it may hide.", default=()),
     _TERMS,
-), "A log line in which a framework hides a code behind its own words. Never counted as a failure.")
+    Field("raised", BOOL, "True when LLM DataDist itself raises the message with `likely` as its status code "
+          "(hixl's `raise_if_false`): the line is then a failure of that code.", default=False),
+), "A log line in which a framework hides a code behind its own words. Counted as a failure only when "
+   "`raised`.", checks=(_raised_names_likely,))
 
 
 def _code_checks(code: m.StatusCode, where: Where, ctx: Context) -> None:
@@ -720,6 +772,7 @@ def reference() -> list[tuple[str, str, list[tuple[str, str, bool, str]]]]:
     specs = [("[sources.KEY]", SOURCE), ("[families.KEY]", FAMILY), ("[frameworks.KEY]", FRAMEWORK),
              ("[engines.KEY]", ENGINE), ("[bindings.KEY]", BINDING), ("[[code]]", CODE_SPEC),
              ("[code.python], [code.cpp]", VIEW), ("[[code.python.causes]]", CAUSE),
+             ("[[code.python.causes.evidence]]", EVIDENCE),
              ("applies_to", APPLIES), ("[[code.cpp.readings]]", READING), ("[code.python.action]", ACTION),
              ("[[code.settings]]", SETTING), ("[[code.frameworks]]", FRAMEWORK_NOTE),
              ("[[code.becomes]]", BECOMES), ("[[symptom]]", SYMPTOM), ("[[spelling]]", SPELLING),

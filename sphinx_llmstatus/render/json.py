@@ -125,7 +125,9 @@ def hit_dict(hit: Hit, file: str | None, lang: str = "en") -> dict[str, Any]:
     DataDist codes it is reported as) and ``llm_datadist_name`` (the Python API's
     name for 507053/507057); for symptoms ``symptom`` and ``check``; for unknown codes
     ``layout`` (the GE fields); ``likely_consequence_of`` (``{file, line, name}``)
-    when the hit likely only passes on an earlier failure of its process."""
+    when the hit likely only passes on an earlier failure of its process; for a failure, ``diagnosis``
+    (:func:`~sphinx_llmstatus.scan.diagnosis.diagnosis_dict`: the causes its log proves, the
+    candidates and their checks, the excluded ones and why, the context)."""
     code = hit.code
     value = hit.value
     text, truncated = hit_text(hit)
@@ -163,6 +165,10 @@ def hit_dict(hit: Hit, file: str | None, lang: str = "en") -> dict[str, Any]:
     if code is not None:
         out["recoverable"] = dict(code.recoverable)
         out["remedy"] = _per_api(code, lambda v: v.remedy.get(lang))
+        if hit.diagnosis is not None:
+            from ..scan.diagnosis import diagnosis_dict
+
+            out["diagnosis"] = diagnosis_dict(code, hit.diagnosis, lang)  # type: ignore[arg-type]
     elif hit.family != "llm_datadist":
         out["recoverable"] = {}
         out["remedy"] = {}

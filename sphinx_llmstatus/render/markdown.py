@@ -229,8 +229,17 @@ def first_failures(items: Sequence[tuple[str, Hit, Sequence[str]]], lang: str, h
         place = f"{esc(places[i])} " if i < len(places) and places[i] else ""
         out.append(f"- {place}{esc(f'{file}:{hit.line_no}')} {esc(process_label(hit.process, lang))} "
                    f"{_code(hit_name(hit))}{remedy}")
+        out += [f"  - **{esc(label(kind, lang))}:** {esc(text)}" for kind, text in _diagnosis(hit, lang)]
         out += [f"  - {esc(note)}" for note in notes]
     return "\n".join(out) + "\n\n"
+
+
+def _diagnosis(hit: Hit, lang: str) -> list[tuple[str, str]]:
+    if hit.diagnosis is None or hit.code is None:
+        return []
+    from ..view.diagnosis import diagnosis_lines
+
+    return diagnosis_lines(hit.code, hit.diagnosis, lang)  # type: ignore[arg-type]
 
 
 def summary(counts: Sequence[tuple[str, int]], lang: str) -> str:

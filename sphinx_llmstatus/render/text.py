@@ -414,6 +414,7 @@ def report_summary(report: Report, lang: str, color: bool = False, stdin: str = 
             lines.append(f"  {log_safe(place) + '  ' if place else ''}{stdin if file == '-' else file}:{hit.line_no}  "
                          f"{process_label(hit.process, lang)}  "
                          f"{style(hit_name(hit), 'red', 'bold', color=color)}" + (f": {remedy}" if remedy else ""))
+            lines += diagnosis_text(hit, lang, color)
             peer = peer_note(entry, lang)
             if peer:  # the other side of its link, and whether it failed first
                 lines.append("    " + log_safe(peer))
@@ -433,6 +434,17 @@ def report_summary(report: Report, lang: str, color: bool = False, stdin: str = 
         lines.append(f"  {label('symptoms', lang)}: "
                      + ", ".join(f"{n} × {name}" for name, n in report.symptoms.most_common()))
     return "\n".join(lines)
+
+
+def diagnosis_text(hit: Hit, lang: str, color: bool = False, indent: str = "    ") -> list[str]:
+    """The diagnosis of a failure hit, a line per cause, check and fix (nothing without one)."""
+    if hit.diagnosis is None or hit.code is None:
+        return []
+    from ..view.diagnosis import diagnosis_lines
+
+    names = {"cause": label("cause", lang), "check": label("check", lang), "fix": label("fix", lang)}
+    return [f"{indent}{style(names[kind], 'bold', color=color)}: {log_safe(plain(text))}"
+            for kind, text in diagnosis_lines(hit.code, hit.diagnosis, lang)]  # type: ignore[arg-type]
 
 
 def process_label(process: str | None, lang: str) -> str:

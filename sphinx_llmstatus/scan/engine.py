@@ -33,6 +33,7 @@ from typing import BinaryIO
 from ..registry.layout import family_error_number
 from ..registry.model import LLM_DATADIST, Registry, StatusCode
 from . import prefilter as _prefilter
+from .evidence import book
 from .context import CONTEXT_SPAN, HEAD, NEAR, ContextFinder, Prefix, PrefixReader
 from .hit import MAX_COLUMNS, Hit
 from .rules import PERIODIC_LINE, SHORT_LINE, Matcher, Token, _periodic
@@ -75,13 +76,14 @@ class Scanner:
         import re
 
         symptoms = [re.escape(s.pattern).encode() for s in self.symptoms]
-        # The literals of the registry's clue lines (cluster ids, roles: :class:`~.timeline.ClueWatch`)
-        # join the prefilter, so their lines are found in the same pass as the codes.
-        self.clue_literals = tuple(sorted({c.literal for c in getattr(registry, "log_clues", ()) if c.literal}))
-        clues = [re.escape(lit).encode() for lit in self.clue_literals]
-        literals = [*self.matcher.literals, *(s.pattern.encode() for s in self.symptoms),
-                    *(lit.encode() for lit in self.clue_literals)]
-        self.prefilter = _prefilter.make([*self.matcher.prefilter, *symptoms, *clues], literals, engine)
+        # The literals of the registry's clue lines (cluster ids, roles, context:
+        # :class:`~.timeline.ClueWatch`) and of its causes' evidence (:mod:`.evidence`) join the
+        # prefilter, so their lines are found in the same pass as the codes, each line reported apart.
+        self.watch_literals = tuple(sorted({c.literal for c in getattr(registry, "log_clues", ()) if c.literal}
+                                           | set(book(registry).literals)))
+        literals = [*self.matcher.literals, *(s.pattern.encode() for s in self.symptoms)]
+        self.prefilter = _prefilter.make([*self.matcher.prefilter, *symptoms], literals, engine,
+                                         [lit.encode() for lit in self.watch_literals])
         self.engine = self.prefilter.name
         # Long lines: which of the rules' expressions and which symptoms occur, in one pass.
         self._presence = _prefilter.presence([*self.matcher.forms, *symptoms], self.engine)
@@ -370,11 +372,13 @@ class _Run:
             likely = getattr(sym, "likely", None)
             code = registry.get(likely) if likely else None
             named = code or next((registry.get(c) for c in getattr(sym, "codes", ())), None)
+            # A message LLM DataDist raises with its code (raise_if_false) is a failure of that code.
+            raised = code is not None and getattr(sym, "raised", False)
             out.append(Hit(ln.line_no, text, start, end, text[start:end], code.value if code else None, code,
                            family=named.family if named is not None else LLM_DATADIST,
-                           evidence=f"symptom {sym.id}",  # type: ignore[attr-defined]
+                           evidence=f"{'message' if raised else 'symptom'} {sym.id}",  # type: ignore[attr-defined]
                            column=col, line_length=length, process=pre.process, process_api=pre.api,
-                           kind="symptom", symptom=sym))
+                           kind="code" if raised else "symptom", symptom=sym))
         return out
 
     @staticmethod
@@ -452,9 +456,8 @@ def _heads_before(data: bytes, start: int, limit: int) -> list[bytes]:
 def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool,
                    clues: Callable[[str, int], None] | None = None) -> Iterator[Hit]:
     run = _Run(sc)
-    m, starts_of = sc.matcher, sc.prefilter.starts
+    m, starts_of = sc.matcher, sc.prefilter.starts_watched
     symptoms = sc.symptoms
-    clue_literals = sc.clue_literals if clues is not None else ()
     long_ln: _Line | None = None
     for seg in segments:
         if seg[0] == "lines":
@@ -463,7 +466,10 @@ def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool
             run.lines_read(_heads_after(data, 0, end, NEIGHBOURS))
             pos = 0
             tail = list(run.tail)
-            for s in starts_of(data, end):
+            starts, watched = starts_of(data, end)
+            if clues is None:
+                watched.clear()
+            for s in starts:
                 run.line_no += _newlines(data, pos, s)
                 pos = s
                 nl = data.find(b"\n", s, end)
@@ -472,8 +478,8 @@ def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool
                 if raw.endswith(b"\r"):
                     raw = raw[:-1]
                 line = raw.decode("utf-8", "replace")
-                if clue_literals and any(lit in line for lit in clue_literals):
-                    clues(line, run.line_no)  # type: ignore[misc]  # set with clue_literals
+                if s in watched:
+                    clues(line, run.line_no)  # type: ignore[misc]  # watched is empty without clues
                 if e - s <= SHORT_LINE:
                     tokens = m.tokens(line, include_success=include_success)
                     found = [(sym, i) for sym in symptoms if (i := line.find(sym.pattern)) >= 0]

@@ -38,6 +38,8 @@ class Hit:
     ``consequence_of`` is ``(file, line, name)`` of the first failure of the
     same process when this generic code likely only passes it on (set by
     :class:`sphinx_llmstatus.scan.report.Report` users such as ``llmstatus scan``).
+    ``diagnosis`` is a failure's :class:`~.diagnosis.Diagnosis` (which cause the lines around it
+    prove), set by the scan's :class:`~.diagnosis.Diagnoser`.
     """
 
     line_no: int
@@ -63,6 +65,7 @@ class Hit:
     kind: str = "code"
     symptom: object = None
     consequence_of: tuple[str, int, str] | None = None
+    diagnosis: object = None
 
     def __post_init__(self) -> None:
         if self.column < 0:

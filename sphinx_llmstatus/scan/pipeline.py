@@ -19,7 +19,8 @@ from ..registry.model import Registry
 from .bundles import inputs
 from .engine import scan_stream, scan_with_context
 from .hit import Hit
-from .timeline import Clue, ClueWatch
+from .diagnosis import Diagnoser, Watcher
+from .timeline import Clue, ClueWatch, Times
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,7 @@ def events(path: str, opts: ScanOptions, registry: Registry, stdin: BinaryIO | N
             error = log.error
             if log.stream is not None:
                 try:
-                    yield from _found(log.name, log.stream, opts, registry, watch)
+                    yield from _diagnosed(log.name, log.stream, opts, registry, watch)
                 except OSError as exc:
                     if isinstance(exc, BrokenPipeError):
                         raise
@@ -101,11 +102,42 @@ def events(path: str, opts: ScanOptions, registry: Registry, stdin: BinaryIO | N
         yield Failed(path, exc.strerror or str(exc))
 
 
-def _found(name: str, stream: BinaryIO, opts: ScanOptions, registry: Registry, watch: ClueWatch) -> Iterator[Found]:
+def _diagnosed(name: str, stream: BinaryIO, opts: ScanOptions, registry: Registry,
+               watch: ClueWatch) -> Iterator[Found]:
+    """The log's events, each failure with its :class:`~.diagnosis.Diagnosis`."""
+    times = Times(registry)
+    evidence = Watcher(registry, times)
+
+    def watched(line: str, line_no: int) -> None:
+        watch.line(line, line_no)
+        evidence.line(line, line_no)
+
+    diagnoser = Diagnoser(registry, watch, evidence, times)
+    for found in _found(name, stream, opts, registry, watched):
+        yield from diagnoser.feed(found)
+    yield from diagnoser.flush()
+
+
+def _found(name: str, stream: BinaryIO, opts: ScanOptions, registry: Registry,
+           watched: Callable[[str, int], None]) -> Iterator[Found]:
     if opts.context:
         for before, hits, after in scan_with_context(stream, opts.context, registry=registry,
-                                                     include_success=opts.include_success, clues=watch.line):
+                                                     include_success=opts.include_success, clues=watched):
             yield Found(name, before, hits, after)
         return
-    for hit in scan_stream(stream, registry=registry, include_success=opts.include_success, clues=watch.line):
+    for hit in scan_stream(stream, registry=registry, include_success=opts.include_success, clues=watched):
         yield Found(name, [], [hit], [])
+
+
+def scan_diagnosed(text: str, registry: Registry | None = None, include_success: bool = False) -> list[Hit]:
+    """Every hit of ``text`` (one log: a notebook cell, an exception and its traceback), each failure
+    with its :class:`~.diagnosis.Diagnosis`: the pipeline of one log of ``llmstatus scan``."""
+    import io
+
+    if registry is None:
+        from ..registry.packaged import default_registry
+
+        registry = default_registry()
+    stream = io.BytesIO(text.encode("utf-8", "replace"))
+    opts = ScanOptions(include_success=include_success)
+    return [hit for found in _diagnosed("-", stream, opts, registry, ClueWatch(registry)) for hit in found.hits]

@@ -43,23 +43,33 @@ class PythonPrefilter:
 
     name = "python"
 
-    def __init__(self, literals: Sequence[bytes]) -> None:
+    def __init__(self, literals: Sequence[bytes], watch_from: int | None = None) -> None:
         self._searches = tuple(re.compile(re.escape(lit)).search for lit in literals)
+        self._watch_from = len(literals) if watch_from is None else watch_from
 
     def starts(self, data: bytes, end: int) -> list[int]:
         """Sorted start offsets of the lines of ``data[:end]`` holding a literal."""
+        return self.starts_watched(data, end)[0]
+
+    def starts_watched(self, data: bytes, end: int) -> tuple[list[int], set[int]]:
+        """:meth:`starts`, and the starts of the lines holding a watched literal (those from
+        index ``watch_from`` on: clue and evidence lines, read beside the codes)."""
         starts: set[int] = set()
+        watched: set[int] = set()
         find, rfind = data.find, data.rfind
-        for search in self._searches:
+        for i, search in enumerate(self._searches):
+            into = (starts, watched) if i >= self._watch_from else (starts,)
             m = search(data, 0, end)
             while m is not None:
                 p = m.start()
-                starts.add(rfind(b"\n", 0, p) + 1)
+                start = rfind(b"\n", 0, p) + 1
+                for found in into:
+                    found.add(start)
                 nl = find(b"\n", p, end)
                 if nl < 0:
                     break
                 m = search(data, nl + 1, end)
-        return sorted(starts)
+        return sorted(starts), watched
 
 
 class HyperscanPrefilter:
@@ -67,24 +77,32 @@ class HyperscanPrefilter:
 
     name = "hyperscan"
 
-    def __init__(self, patterns: Sequence[bytes]) -> None:
+    def __init__(self, patterns: Sequence[bytes], watch_from: int | None = None) -> None:
         import hyperscan
 
         self._hs = hyperscan
         self._db = _database(hyperscan, patterns)
+        self._watch_from = len(patterns) if watch_from is None else watch_from
 
     #: Matches collected per scan call; past that the scan stops and resumes at the next line,
     #: so a block of lines full of matches costs one callback per line, not per match.
     BATCH = 1024
 
     def starts(self, data: bytes, end: int) -> list[int]:
+        return self.starts_watched(data, end)[0]
+
+    def starts_watched(self, data: bytes, end: int) -> tuple[list[int], set[int]]:
         out: list[int] = []
         found: list[int] = []
-        batch = self.BATCH
+        watched_ends: list[int] = []  # ends of the watched patterns' matches, in this call's offsets
+        watched: set[int] = set()
+        batch, watch_from = self.BATCH, self._watch_from
         terminated = self._hs.ScanTerminated
 
-        def on_match(_id: int, _from: int, to: int, _flags: int, _ctx: object) -> bool:
+        def on_match(i: int, _from: int, to: int, _flags: int, _ctx: object) -> bool:
             found.append(to)
+            if i >= watch_from:
+                watched_ends.append(to)
             return len(found) >= batch
 
         view = memoryview(data)
@@ -93,12 +111,15 @@ class HyperscanPrefilter:
         try:
             while pos < end:
                 found.clear()
+                watched_ends.clear()
                 try:
                     self._db.scan(view[pos:end] if pos else view[:end], match_event_handler=on_match)
                 except terminated:
-                    pass
+                    # The rest of the last line's matches went unreported: read that line as watched.
+                    watched_ends.append(found[-1])
                 if not found:
                     break
+                watched.update(rfind(b"\n", 0, pos + to - 1) + 1 for to in watched_ends)
                 line_end = -1
                 for to in found:
                     p = pos + to - 1  # last byte of the match
@@ -112,7 +133,7 @@ class HyperscanPrefilter:
                 pos = line_end + 1
         finally:
             view.release()
-        return out
+        return out, watched
 
 
 class HyperscanPresence:
@@ -197,14 +218,17 @@ def available() -> tuple[str, ...]:
 
 
 def make(patterns: Sequence[bytes], literals: Sequence[bytes],
-         engine: str | None = None) -> PythonPrefilter | HyperscanPrefilter:
+         engine: str | None = None, watched: Sequence[bytes] = ()) -> PythonPrefilter | HyperscanPrefilter:
     """The prefilter ``engine`` (``hyperscan``/``python``; None: ``$LLMSTATUS_SCAN_ENGINE`` or the fastest).
 
     Hyperscan matches ``patterns``; the Python one looks for ``literals``
-    (each pattern's matches contain one). Raises ValueError for an engine
-    that is unknown or not installed.
+    (each pattern's matches contain one). Both also look for the ``watched``
+    literals, whose lines :meth:`~HyperscanPrefilter.starts_watched` reports
+    apart too. Raises ValueError for an engine that is unknown or not installed.
     """
     engine = engine or os.environ.get(ENV) or available()[0]
     if engine not in available():
         raise ValueError(f"scan engine {engine!r} is not available here (have: {', '.join(available())})")
-    return HyperscanPrefilter(patterns) if engine == "hyperscan" else PythonPrefilter(literals)
+    if engine == "hyperscan":
+        return HyperscanPrefilter([*patterns, *(re.escape(w) for w in watched)], len(patterns))
+    return PythonPrefilter([*literals, *watched], len(literals))

@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from .diagnosis import diagnosis_dict
 from .hit import Hit
 from .peers import link, pid_of, root_cause
 from .timeline import Clue, role_of_path, time_text, with_year
@@ -234,6 +235,8 @@ class Report:
         remote = self._remote(file, hit)
         if remote is not None:
             item["remote_cluster"] = remote
+        if hit.diagnosis is not None and hit.code is not None:
+            item["diagnosis"] = diagnosis_dict(hit.code, hit.diagnosis)  # type: ignore[arg-type]
         return item
 
     def clusters(self) -> list[dict[str, object]]:

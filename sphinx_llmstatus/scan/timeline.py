@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from ..registry.clues import Stamp, read_clue, read_stamp, stamp_text
-from ..registry.model import Registry
+from ..registry.model import CONTEXT_KINDS, Registry
 from .context import PrefixReader
 
 #: Words of a node's directory or file name that say its role. Deployment scripts name pods and
@@ -77,13 +77,23 @@ class ClueWatch:
         self._prefix = PrefixReader(registry)
         self._times = Times(registry)
         self.clues: list[Clue] = []
+        self._context: set[tuple[str, str, str | None]] = set()
 
     def line(self, line: str, line_no: int) -> None:
-        """Read ``line`` (number ``line_no``) for every clue it states."""
+        """Read ``line`` (number ``line_no``) for every clue it states; a context clue (framework,
+        mode, api, version) once per process and value (a traceback repeats its files)."""
         for clue in self._clues:
+            if clue.literal and clue.literal not in line:
+                continue
             value = read_clue(clue, line)
-            if value is not None:
-                self.clues.append(Clue(clue.kind, value, line_no, self._prefix(line).process, self._times(line)))
+            if value is None:
+                continue
+            process = self._prefix(line).process
+            if clue.kind in CONTEXT_KINDS or clue.kind == "version":
+                if (clue.kind, value, process) in self._context:
+                    continue
+                self._context.add((clue.kind, value, process))
+            self.clues.append(Clue(clue.kind, value, line_no, process, self._times(line)))
 
 
 def host_of(parts: tuple[str, ...], root: str | None, each_root_a_node: bool = False) -> str | None:

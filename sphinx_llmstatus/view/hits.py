@@ -139,7 +139,7 @@ def report_notes(hits: list[Hit], lang: str) -> list[str]:
     layer's codes. The notebook's text, HTML and Markdown all show these lines (the HTML and
     Markdown used to leave them out)."""
     from ..render.labels import family_label, label
-    from ..render.text import process_label
+    from ..render.text import plain, process_label
     from ..scan.report import Report
 
     report = Report()
@@ -155,6 +155,12 @@ def report_notes(hits: list[Hit], lang: str) -> list[str]:
     out = []
     for key, _file, hit, _entry in report.ordered():
         out.append(f"{first}: {line} {hit.line_no} {hit_name(hit)}, {process_label(hit.process, lang)}")
+        if hit.diagnosis is not None and hit.code is not None:
+            from .diagnosis import diagnosis_lines
+
+            names = {"cause": label("cause", lang), "check": label("check", lang), "fix": label("fix", lang)}
+            out += [f"{names[kind]}: {plain(text)}" for kind, text in
+                    diagnosis_lines(hit.code, hit.diagnosis, lang)]  # type: ignore[arg-type]
         if key in report.preceded:
             out.append(after_note(report.preceded[key], lang))
     out += followed

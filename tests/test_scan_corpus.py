@@ -22,7 +22,7 @@ CORPUS = Path(__file__).parent / "corpus"
 LOGS = sorted(CORPUS.glob("*.log"))
 #: Fields compared: what the scanner decides (the registry's texts may change).
 FIELDS = ("line", "column", "columns", "token", "kind", "family", "name", "value", "process", "api", "failure",
-          "symptom", "llm_datadist_name", "likely_consequence_of")
+          "symptom", "llm_datadist_name", "likely_consequence_of", "confirmed")
 FORMATS = {".gz": "gzip", ".bz2": "bz2", ".xz": "lzma", ".zst": "zstandard"}
 
 
@@ -33,6 +33,9 @@ def scan_json(*args: str, stdin: bytes | None = None, env: dict | None = None) -
     rows = [json.loads(line) for line in p.stdout.decode().splitlines()]
     for r in rows:  # the file name differs between the copies
         r.get("likely_consequence_of", {}).pop("file", None)
+        if "diagnosis" in r:  # the causes a failure's lines prove, and the lines (the texts may change)
+            r["confirmed"] = [[c["api"], c["index"], [e["line"] for e in c["evidence"]]]
+                              for c in r["diagnosis"]["confirmed"]]
     return p.returncode, [{k: r.get(k) for k in FIELDS if k in r} for r in rows]
 
 

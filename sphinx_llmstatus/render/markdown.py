@@ -218,6 +218,7 @@ def first_failures(items: Sequence[tuple[str, Hit, Sequence[str]]], lang: str, h
     if not items:
         return ""
     from ..scan.report import hit_name, hit_view
+    from ..view.diagnosis import line_label
     from .text import process_label
 
     out = [f"**{esc(line.strip())}**" if not line.startswith(" ") else f"- {esc(line.strip())}" for line in head]
@@ -229,7 +230,7 @@ def first_failures(items: Sequence[tuple[str, Hit, Sequence[str]]], lang: str, h
         place = f"{esc(places[i])} " if i < len(places) and places[i] else ""
         out.append(f"- {place}{esc(f'{file}:{hit.line_no}')} {esc(process_label(hit.process, lang))} "
                    f"{_code(hit_name(hit))}{remedy}")
-        out += [f"  - **{esc(label(kind, lang))}:** {esc(text)}" for kind, text in _diagnosis(hit, lang)]
+        out += [f"  - **{esc(line_label(kind, lang))}:** {esc(text)}" for kind, text in _diagnosis(hit, lang)]
         out += [f"  - {esc(note)}" for note in notes]
     return "\n".join(out) + "\n\n"
 

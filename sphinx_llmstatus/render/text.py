@@ -440,10 +440,9 @@ def diagnosis_text(hit: Hit, lang: str, color: bool = False, indent: str = "    
     """The diagnosis of a failure hit, a line per cause, check and fix (nothing without one)."""
     if hit.diagnosis is None or hit.code is None:
         return []
-    from ..view.diagnosis import diagnosis_lines
+    from ..view.diagnosis import diagnosis_lines, line_label
 
-    names = {"cause": label("cause", lang), "check": label("check", lang), "fix": label("fix", lang)}
-    return [f"{indent}{style(names[kind], 'bold', color=color)}: {log_safe(plain(text))}"
+    return [f"{indent}{style(line_label(kind, lang), 'bold', color=color)}: {log_safe(plain(text))}"
             for kind, text in diagnosis_lines(hit.code, hit.diagnosis, lang)]  # type: ignore[arg-type]
 
 

@@ -15,10 +15,10 @@ by the window.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from functools import cache
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..registry.clues import Stamp
@@ -262,7 +262,7 @@ class Diagnoser:
 def _cause(code: StatusCode, judged: Judged, lang: str) -> dict[str, Any]:
     cause = judged.of(code)
     out: dict[str, Any] = {"cause": cause.when.get(lang), "check": cause.check.get(lang), "fix": cause.fix.get(lang),
-                           "api": judged.api}
+                           "api": judged.api, "index": judged.cause}
     if judged.verdict == "confirmed":
         out["evidence"] = [{"line": p.line, "text": p.text} for p in judged.proofs]
     elif judged.verdict == "excluded":
@@ -274,8 +274,9 @@ def _cause(code: StatusCode, judged: Judged, lang: str) -> dict[str, Any]:
 
 
 def diagnosis_dict(code: StatusCode, diagnosis: Diagnosis, lang: str = "en") -> dict[str, Any]:
-    """``{confirmed: [{cause, check, fix, api, evidence: [{line, text}]}], candidates: [{cause, check,
-    fix, api, unlogged?}], excluded: [{cause, check, fix, api, why, evidence}], context: {kind: value}}``."""
+    """``{confirmed: [{cause, check, fix, api, index, evidence: [{line, text}]}], candidates: [{cause,
+    check, fix, api, index, unlogged?}], excluded: [{..., why, evidence}], context: {kind: value}}``:
+    ``index`` is the cause's place among the causes of the code's ``api`` view in the registry."""
     return {
         "confirmed": [_cause(code, j, lang) for j in diagnosis.where("confirmed")],
         "candidates": [_cause(code, j, lang) for j in diagnosis.where("candidate")],

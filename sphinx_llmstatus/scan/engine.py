@@ -33,8 +33,8 @@ from typing import BinaryIO
 from ..registry.layout import family_error_number
 from ..registry.model import LLM_DATADIST, Registry, StatusCode
 from . import prefilter as _prefilter
-from .evidence import book
 from .context import CONTEXT_SPAN, HEAD, NEAR, ContextFinder, Prefix, PrefixReader
+from .evidence import book
 from .hit import MAX_COLUMNS, Hit
 from .rules import PERIODIC_LINE, SHORT_LINE, Matcher, Token, _periodic
 

@@ -27,7 +27,7 @@ class Ref:
 
     def of(self, code: StatusCode) -> tuple[Cause, Evidence] | None:
         """The cause and evidence this refers to in ``code`` (None when the registry has no such)."""
-        view = code.view(self.api)  # type: ignore[arg-type]
+        view = code.view(self.api)
         if view is None or self.cause >= len(view.causes):
             return None
         cause = view.causes[self.cause]

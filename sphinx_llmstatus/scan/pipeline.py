@@ -17,9 +17,9 @@ from typing import BinaryIO, NamedTuple
 
 from ..registry.model import Registry
 from .bundles import inputs
+from .diagnosis import Diagnoser, Watcher
 from .engine import scan_stream, scan_with_context
 from .hit import Hit
-from .diagnosis import Diagnoser, Watcher
 from .timeline import Clue, ClueWatch, Times
 
 

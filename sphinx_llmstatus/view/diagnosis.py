@@ -35,3 +35,10 @@ def diagnosis_lines(code: StatusCode, diagnosis: Diagnosis, lang: str) -> list[t
     sep = "" if lang == "zh" else " "
     out += [("check", j.of(code).when.get(lang) + sep + j.of(code).check.get(lang)) for j in candidates[:CHECKS_SHOWN]]
     return out
+
+
+def line_label(kind: str, lang: str) -> str:
+    """The label of a line of :func:`diagnosis_lines`: ``cause``, ``check`` or ``fix`` in ``lang``."""
+    from ..render.labels import label
+
+    return {"cause": label("cause", lang), "check": label("check", lang), "fix": label("fix", lang)}[kind]

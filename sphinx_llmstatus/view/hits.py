@@ -156,10 +156,9 @@ def report_notes(hits: list[Hit], lang: str) -> list[str]:
     for key, _file, hit, _entry in report.ordered():
         out.append(f"{first}: {line} {hit.line_no} {hit_name(hit)}, {process_label(hit.process, lang)}")
         if hit.diagnosis is not None and hit.code is not None:
-            from .diagnosis import diagnosis_lines
+            from .diagnosis import diagnosis_lines, line_label
 
-            names = {"cause": label("cause", lang), "check": label("check", lang), "fix": label("fix", lang)}
-            out += [f"{names[kind]}: {plain(text)}" for kind, text in
+            out += [f"{line_label(kind, lang)}: {plain(text)}" for kind, text in
                     diagnosis_lines(hit.code, hit.diagnosis, lang)]  # type: ignore[arg-type]
         if key in report.preceded:
             out.append(after_note(report.preceded[key], lang))

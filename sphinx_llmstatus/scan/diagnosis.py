@@ -103,14 +103,18 @@ class Watcher:
         self._times = times
         self.seen: list[_Seen] = []
 
-    def line(self, text: str, line_no: int) -> None:
-        """Read ``text`` (line ``line_no``, holding some watched literal) for evidence."""
-        refs = self._book.read(text)
+    def line(self, text: str, line_no: int, literals: list[str] | None = None) -> None:
+        """Read ``text`` (line ``line_no``, holding the watched ``literals``) for evidence."""
+        refs = self._book.read(text, literals)
         if refs:
             self.seen.append(_Seen(line_no, self._prefix(text).process, self._times(text),  # type: ignore[operator]
                                    text[:PROOF_TEXT], refs))
             if len(self.seen) > 2 * KEEP:
                 del self.seen[:KEEP]
+
+    def wants(self, literal: str) -> bool:
+        """True when ``literal`` is an evidence format's (its lines are always read)."""
+        return literal in self._book.literals
 
 
 def _seconds(a: Stamp, b: Stamp) -> float:
@@ -228,9 +232,11 @@ class Diagnoser:
         return found._replace(hits=hits)
 
     def _context(self, hit: Hit) -> dict[str, Context]:
+        """What the log has shown of the context so far (the first of each kind: a log is one
+        deployment's), and the API of the hit's own line prefix when no line said."""
         out: dict[str, Context] = {}
         for clue in self._watch.clues:
-            if (clue.kind in CONTEXT_KINDS or clue.kind == "version") and _same_process(clue.process, hit.process):
+            if clue.kind in CONTEXT_KINDS or clue.kind == "version":
                 out.setdefault(clue.kind, Context(clue.kind, clue.value, clue.line_no))
         if "api" not in out and hit.process_api is not None:
             out["api"] = Context("api", hit.process_api, 0)

@@ -28,7 +28,7 @@ from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable, Container, Generator, Iterable, Iterator
 from itertools import chain, islice
-from typing import BinaryIO
+from typing import BinaryIO, Protocol
 
 from ..registry.layout import family_error_number
 from ..registry.model import LLM_DATADIST, Registry, StatusCode
@@ -453,8 +453,36 @@ def _heads_before(data: bytes, start: int, limit: int) -> list[bytes]:
     return out
 
 
+class LineWatch(Protocol):
+    """What reads the lines holding the scanner's :attr:`~Scanner.watch_literals` (clues, evidence)."""
+
+    #: Indexes of the watched literals no longer wanted (the prefilter drops their matches).
+    skip: Container[int]
+
+    def line(self, text: str, line_no: int, literals: list[int]) -> None:
+        """Read line ``line_no``, which holds the watched literals of those indexes
+        (:data:`~.prefilter.ANY`: any of them)."""
+
+
+class _Every:
+    """Holds every index: no watched literal is wanted (a scan without a :class:`LineWatch`)."""
+
+    def __contains__(self, _index: object) -> bool:
+        return True
+
+
+_EVERY = _Every()
+
+
+def _still_wanted(literals: list[int] | None, skip: Container[int]) -> list[int] | None:
+    """``literals`` but those the watch no longer wants (it may stop wanting one within a block)."""
+    if not literals or not skip:
+        return literals
+    return [i for i in literals if i not in skip]
+
+
 def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool,
-                   clues: Callable[[str, int], None] | None = None) -> Iterator[Hit]:
+                   watch: LineWatch | None = None) -> Iterator[Hit]:
     run = _Run(sc)
     m, starts_of = sc.matcher, sc.prefilter.starts_watched
     symptoms = sc.symptoms
@@ -466,20 +494,29 @@ def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool
             run.lines_read(_heads_after(data, 0, end, NEIGHBOURS))
             pos = 0
             tail = list(run.tail)
-            starts, watched = starts_of(data, end)
-            if clues is None:
-                watched.clear()
+            starts, watched = starts_of(data, end, watch.skip if watch is not None else _EVERY)
+            coded: Container[int] = ()
+            if watch is not None and watched:  # the watched lines join in order; only the others hold codes
+                coded, starts = set(starts), sorted({*starts, *watched})
+            literals: list[int] | None = None
             for s in starts:
                 run.line_no += _newlines(data, pos, s)
                 pos = s
+                if coded:
+                    literals = _still_wanted(watched.get(s), watch.skip)  # type: ignore[union-attr]  # a watch
+                    if not literals and s not in coded:
+                        continue
                 nl = data.find(b"\n", s, end)
                 e = end if nl < 0 else nl
                 raw = data[s:e]
                 if raw.endswith(b"\r"):
                     raw = raw[:-1]
                 line = raw.decode("utf-8", "replace")
-                if s in watched:
-                    clues(line, run.line_no)  # type: ignore[misc]  # watched is empty without clues
+                if coded:
+                    if literals:
+                        watch.line(line, run.line_no, literals)  # type: ignore[union-attr]  # coded: a watch
+                    if s not in coded:
+                        continue
                 if e - s <= SHORT_LINE:
                     tokens = m.tokens(line, include_success=include_success)
                     found = [(sym, i) for sym in symptoms if (i := line.find(sym.pattern)) >= 0]
@@ -614,7 +651,7 @@ def _long_excerpt(text: str, base: int, s: int, e: int) -> tuple[str, int, int]:
 
 def scan_stream(
     stream: BinaryIO, *, registry: Registry | None = None, include_success: bool = False,
-    engine: str | None = None, clues: Callable[[str, int], None] | None = None,
+    engine: str | None = None, watch: LineWatch | None = None,
 ) -> Iterator[Hit]:
     """Every status code in a binary stream, in order: one :class:`Hit` per code per line.
 
@@ -623,10 +660,10 @@ def scan_stream(
     is skipped unless ``include_success``. ``registry`` defaults to the
     packaged one; ``engine`` picks the prefilter (``hyperscan``, ``python``;
     default the fastest installed). I/O errors of ``stream`` propagate.
-    ``clues`` is called with each line holding a clue literal of the registry and
-    its number (:class:`~.timeline.ClueWatch`).
+    ``watch`` reads each line holding a watched literal of the scanner (clues,
+    evidence: :class:`LineWatch`), in the same pass.
     """
-    return _scan_segments(iter_segments(stream), scanner(registry, engine), include_success, clues)
+    return _scan_segments(iter_segments(stream), scanner(registry, engine), include_success, watch)
 
 
 def scan_text(
@@ -648,7 +685,7 @@ def scan_with_context(
     registry: Registry | None = None,
     include_success: bool = False,
     engine: str | None = None,
-    clues: Callable[[str, int], None] | None = None,
+    watch: LineWatch | None = None,
 ) -> Iterator[tuple[list[tuple[int, str]], list[Hit], list[tuple[int, str]]]]:
     """Groups of hits with ``context`` lines around them, like ``grep -C``.
 
@@ -694,7 +731,7 @@ def scan_with_context(
                 keep(counter[0], seg[5])
             yield seg
 
-    hits = _scan_segments(recording(iter_segments(stream)), scanner(registry, engine), include_success, clues)
+    hits = _scan_segments(recording(iter_segments(stream)), scanner(registry, engine), include_success, watch)
     for hit in hits:
         g = group[0]
         if g is not None and g[1][0].line_no == hit.line_no:

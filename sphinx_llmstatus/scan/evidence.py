@@ -46,12 +46,14 @@ class Book:
                         if ev.format:
                             self._by_literal.setdefault(ev.literal, []).append((Ref(code.name, view.api, i, j), ev))
         #: The literals of every evidence format, for the scanner's prefilter.
-        self.literals: tuple[str, ...] = tuple(sorted(self._by_literal))
+        self.literals: frozenset[str] = frozenset(self._by_literal)
 
-    def read(self, line: str) -> tuple[Ref, ...]:
-        """The evidence ``line`` holds (every piece of its format, in order)."""
-        return tuple(ref for lit, refs in self._by_literal.items() if lit in line
-                     for ref, ev in refs if ev.matches(line))
+    def read(self, line: str, literals: list[str] | None = None) -> tuple[Ref, ...]:
+        """The evidence ``line`` holds (every piece of its format, in order); only of the formats
+        whose literal is one of ``literals``, when given (the ones the prefilter found on it)."""
+        found = self._by_literal.items() if literals is None else (
+            (lit, self._by_literal[lit]) for lit in literals if lit in self._by_literal)
+        return tuple(ref for lit, refs in found if lit in line for ref, ev in refs if ev.matches(line))
 
 
 _BOOKS: dict[int, tuple[Registry, Book]] = {}

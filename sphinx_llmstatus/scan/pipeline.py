@@ -18,8 +18,9 @@ from typing import BinaryIO, NamedTuple
 from ..registry.model import Registry
 from .bundles import inputs
 from .diagnosis import Diagnoser, Watcher
-from .engine import scan_stream, scan_with_context
+from .engine import LineWatch, scan_stream, scan_with_context, scanner
 from .hit import Hit
+from .prefilter import ANY
 from .timeline import Clue, ClueWatch, Times
 
 
@@ -107,25 +108,42 @@ def _diagnosed(name: str, stream: BinaryIO, opts: ScanOptions, registry: Registr
     """The log's events, each failure with its :class:`~.diagnosis.Diagnosis`."""
     times = Times(registry)
     evidence = Watcher(registry, times)
-
-    def watched(line: str, line_no: int) -> None:
-        watch.line(line, line_no)
-        evidence.line(line, line_no)
-
+    watched = _Watch(scanner(registry).watch_literals, watch, evidence)
     diagnoser = Diagnoser(registry, watch, evidence, times)
-    for found in _found(name, stream, opts, registry, watched):
-        yield from diagnoser.feed(found)
+    try:
+        for found in _found(name, stream, opts, registry, watched):
+            yield from diagnoser.feed(found)
+    except KeyboardInterrupt:  # the report of what was read (llmstatus scan) keeps the held failures
+        yield from diagnoser.flush()
+        raise
     yield from diagnoser.flush()
 
 
+class _Watch:
+    """Hands the lines the prefilter finds for the scanner's watched literals to the clue and the
+    evidence readers; a literal nothing wants any more (a context clue already read) is skipped."""
+
+    def __init__(self, literals: tuple[str, ...], clues: ClueWatch, evidence: Watcher) -> None:
+        self._literals, self._clues, self._evidence = literals, clues, evidence
+        self.skip: set[int] = set()
+
+    def line(self, text: str, line_no: int, literals: list[int]) -> None:
+        names = list(self._literals) if ANY in literals else [self._literals[i] for i in literals]
+        self._clues.line(text, line_no, names)
+        self._evidence.line(text, line_no, names)
+        for i in literals:
+            if i != ANY and self._clues.done(self._literals[i]) and not self._evidence.wants(self._literals[i]):
+                self.skip.add(i)
+
+
 def _found(name: str, stream: BinaryIO, opts: ScanOptions, registry: Registry,
-           watched: Callable[[str, int], None]) -> Iterator[Found]:
+           watched: LineWatch) -> Iterator[Found]:
     if opts.context:
         for before, hits, after in scan_with_context(stream, opts.context, registry=registry,
-                                                     include_success=opts.include_success, clues=watched):
+                                                     include_success=opts.include_success, watch=watched):
             yield Found(name, before, hits, after)
         return
-    for hit in scan_stream(stream, registry=registry, include_success=opts.include_success, clues=watched):
+    for hit in scan_stream(stream, registry=registry, include_success=opts.include_success, watch=watched):
         yield Found(name, [], [hit], [])
 
 

@@ -27,10 +27,16 @@ from . import dbcache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Container, Sequence
 
 #: ``LLMSTATUS_SCAN_ENGINE=python`` forces the pure-Python prefilter.
 ENV = "LLMSTATUS_SCAN_ENGINE"
+
+
+#: In :meth:`~HyperscanPrefilter.starts_watched`'s lists: the line may hold any watched literal.
+ANY = -1
+#: The lines that hold watched literals: line start -> the watched literals' indexes found on it.
+Watched = dict[int, list[int]]
 
 
 class PythonPrefilter:
@@ -38,7 +44,8 @@ class PythonPrefilter:
 
     ``literals`` must be a superset test of the patterns (every match of a
     pattern contains one of them): Python's ``re`` has no multi-pattern
-    search, but a plain substring search runs in C at memory speed.
+    search, but a plain substring search runs in C at memory speed. Those from
+    index ``watch_from`` on are watched literals (see :meth:`starts_watched`).
     """
 
     name = "python"
@@ -49,22 +56,28 @@ class PythonPrefilter:
 
     def starts(self, data: bytes, end: int) -> list[int]:
         """Sorted start offsets of the lines of ``data[:end]`` holding a literal."""
-        return self.starts_watched(data, end)[0]
+        starts, watched = self.starts_watched(data, end)
+        return sorted({*starts, *watched})
 
-    def starts_watched(self, data: bytes, end: int) -> tuple[list[int], set[int]]:
-        """:meth:`starts`, and the starts of the lines holding a watched literal (those from
-        index ``watch_from`` on: clue and evidence lines, read beside the codes)."""
+    def starts_watched(self, data: bytes, end: int, skip: Container[int] = ()) -> tuple[list[int], Watched]:
+        """The sorted starts of the lines of ``data[:end]`` holding a pattern's literal, and per line
+        the indexes of the watched literals on it (clue and evidence lines, read beside the codes),
+        but those in ``skip`` (no longer wanted)."""
         starts: set[int] = set()
-        watched: set[int] = set()
+        watched: Watched = {}
         find, rfind = data.find, data.rfind
         for i, search in enumerate(self._searches):
-            into = (starts, watched) if i >= self._watch_from else (starts,)
+            index = i - self._watch_from
+            if index >= 0 and index in skip:
+                continue
             m = search(data, 0, end)
             while m is not None:
                 p = m.start()
                 start = rfind(b"\n", 0, p) + 1
-                for found in into:
-                    found.add(start)
+                if index < 0:
+                    starts.add(start)
+                else:
+                    watched.setdefault(start, []).append(index)
                 nl = find(b"\n", p, end)
                 if nl < 0:
                     break
@@ -73,7 +86,8 @@ class PythonPrefilter:
 
 
 class HyperscanPrefilter:
-    """Same as :class:`PythonPrefilter`, with a Hyperscan block-mode database."""
+    """Same as :class:`PythonPrefilter`, with a Hyperscan block-mode database (the patterns from
+    index ``watch_from`` on are the watched literals)."""
 
     name = "hyperscan"
 
@@ -89,51 +103,66 @@ class HyperscanPrefilter:
     BATCH = 1024
 
     def starts(self, data: bytes, end: int) -> list[int]:
-        return self.starts_watched(data, end)[0]
+        starts, watched = self.starts_watched(data, end)
+        return sorted({*starts, *watched})
 
-    def starts_watched(self, data: bytes, end: int) -> tuple[list[int], set[int]]:
+    def starts_watched(self, data: bytes, end: int, skip: Container[int] = ()) -> tuple[list[int], Watched]:
         out: list[int] = []
-        found: list[int] = []
-        watched_ends: list[int] = []  # ends of the watched patterns' matches, in this call's offsets
-        watched: set[int] = set()
-        batch, watch_from = self.BATCH, self._watch_from
+        watched: Watched = {}
+        found: list[tuple[int, int]] = []
+        batch = self.BATCH
         terminated = self._hs.ScanTerminated
 
         def on_match(i: int, _from: int, to: int, _flags: int, _ctx: object) -> bool:
-            found.append(to)
-            if i >= watch_from:
-                watched_ends.append(to)
+            found.append((to, i))
             return len(found) >= batch
 
         view = memoryview(data)
-        find, rfind = data.find, data.rfind
         pos = 0
         try:
             while pos < end:
                 found.clear()
-                watched_ends.clear()
+                stopped = False
                 try:
                     self._db.scan(view[pos:end] if pos else view[:end], match_event_handler=on_match)
                 except terminated:
-                    # The rest of the last line's matches went unreported: read that line as watched.
-                    watched_ends.append(found[-1])
+                    stopped = True
                 if not found:
                     break
-                watched.update(rfind(b"\n", 0, pos + to - 1) + 1 for to in watched_ends)
-                line_end = -1
-                for to in found:
-                    p = pos + to - 1  # last byte of the match
-                    if p < line_end:
-                        continue
-                    out.append(rfind(b"\n", 0, p) + 1)
-                    nl = find(b"\n", p, end)
-                    line_end = end if nl < 0 else nl
-                if len(found) < batch or line_end >= end:
+                line_end = self._lines(data, end, pos, found, out, watched, skip)
+                if stopped:
+                    # The rest of the last line's matches went unreported: it is a candidate for the
+                    # rules (they decide) and may hold any watched literal.
+                    start = data.rfind(b"\n", 0, pos + found[-1][0] - 1) + 1
+                    if not out or out[-1] != start:
+                        out.append(start)
+                    watched[start] = [ANY]
+                if not stopped or line_end >= end:
                     break
                 pos = line_end + 1
         finally:
             view.release()
         return out, watched
+
+    def _lines(self, data: bytes, end: int, pos: int, found: list[tuple[int, int]], out: list[int],
+               watched: Watched, skip: Container[int]) -> int:
+        """File the matches ``found`` (ends in the block from ``pos``, in order) by line: the line's start
+        into ``out`` for a pattern's match, into ``watched`` for a watched literal's; the end of the last line."""
+        find, rfind, watch_from = data.find, data.rfind, self._watch_from
+        line_end, start, coded = -1, 0, False
+        for to, i in found:
+            p = pos + to - 1  # last byte of the match
+            if p >= line_end:
+                start = rfind(b"\n", 0, p) + 1
+                nl = find(b"\n", p, end)
+                line_end, coded = (end if nl < 0 else nl), False
+            if i < watch_from:
+                if not coded:
+                    out.append(start)
+                    coded = True
+            elif i - watch_from not in skip:
+                watched.setdefault(start, []).append(i - watch_from)
+        return line_end
 
 
 class HyperscanPresence:

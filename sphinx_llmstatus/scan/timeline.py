@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from ..registry.clues import Stamp, read_clue, read_stamp, stamp_text
-from ..registry.model import CONTEXT_KINDS, Registry
+from ..registry.model import CONTEXT_KINDS, LogClue, Registry
 from .context import PrefixReader
 
 #: Words of a node's directory or file name that say its role. Deployment scripts name pods and
@@ -69,31 +69,36 @@ def time_text(stamp: Stamp | None) -> str | None:
 
 
 class ClueWatch:
-    """Keeps the clue lines (cluster ids, roles) the engine meets: its prefilter finds the lines
-    holding a clue's literal in the same pass as the codes and hands them to :meth:`line`."""
+    """Keeps the clue lines (cluster ids, roles, context) the engine meets: its prefilter finds the
+    lines holding a clue's literal in the same pass as the codes and hands them to :meth:`line`."""
 
     def __init__(self, registry: Registry) -> None:
         self._clues = [c for c in registry.log_clues if c.kind != "time"]
+        self._by_literal: dict[str, list[LogClue]] = {}
+        for clue in self._clues:
+            self._by_literal.setdefault(clue.literal, []).append(clue)
         self._prefix = PrefixReader(registry)
         self._times = Times(registry)
         self.clues: list[Clue] = []
-        self._context: set[tuple[str, str, str | None]] = set()
+        self._fired: set[str] = set()  # the context clues seen (ids): once per log is enough
 
-    def line(self, line: str, line_no: int) -> None:
-        """Read ``line`` (number ``line_no``) for every clue it states; a context clue (framework,
-        mode, api, version) once per process and value (a traceback repeats its files)."""
-        for clue in self._clues:
-            if clue.literal and clue.literal not in line:
+    def line(self, line: str, line_no: int, literals: list[str] | None = None) -> None:
+        """Read ``line`` (number ``line_no``) for every clue it states (of those whose literal is one
+        of ``literals``, when given); a context clue (framework, mode, api, version) once per log."""
+        clues = self._clues if literals is None else [c for lit in literals for c in self._by_literal.get(lit, ())]
+        for clue in clues:
+            if clue.id in self._fired or clue.literal and clue.literal not in line:
                 continue
             value = read_clue(clue, line)
             if value is None:
                 continue
-            process = self._prefix(line).process
             if clue.kind in CONTEXT_KINDS or clue.kind == "version":
-                if (clue.kind, value, process) in self._context:
-                    continue
-                self._context.add((clue.kind, value, process))
-            self.clues.append(Clue(clue.kind, value, line_no, process, self._times(line)))
+                self._fired.add(clue.id)
+            self.clues.append(Clue(clue.kind, value, line_no, self._prefix(line).process, self._times(line)))
+
+    def done(self, literal: str) -> bool:
+        """True when no clue with ``literal`` has anything left to read in this log."""
+        return all(c.id in self._fired for c in self._by_literal.get(literal, ()))
 
 
 def host_of(parts: tuple[str, ...], root: str | None, each_root_a_node: bool = False) -> str | None:

@@ -30,8 +30,9 @@ def diagnosis_lines(code: StatusCode, diagnosis: Diagnosis, lang: str) -> list[t
     candidates = diagnosis.where("candidate")
     if not candidates:
         return out
-    out.append(("cause", label("no line of the log proves one of its {n} known causes; the checks that tell "
-                               "them apart:", lang, n=len(candidates))))
+    said = label("no line of the log proves one of its {n} known causes; the checks that tell them apart:",
+                 lang, n=len(candidates))
+    out.append(("cause", said))
     sep = "" if lang == "zh" else " "
     out += [("check", j.of(code).when.get(lang) + sep + j.of(code).check.get(lang)) for j in candidates[:CHECKS_SHOWN]]
     return out

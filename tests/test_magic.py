@@ -509,6 +509,30 @@ def test_last_uses_the_status_code_attribute(ip):
     assert "LLMException: [link] failed" in r.text() and "LLM_LINK_FAILED" in r.html()
 
 
+def test_last_diagnoses_from_the_exception_text(ip):
+    """The exception's message is evidence: a link refused on the peer's port is the cause."""
+    run(ip, "raise LLMException('Failed to connect peer 10.0.0.2:26000, error msg:Connection refused, errno:111',"
+            " LLMStatusCode.LLM_LINK_FAILED)")
+    r = ip.run_line_magic("llmstatus", "--last")
+    assert r.diagnosis is not None and r.diagnosis.where("confirmed")
+    text = r.text()
+    assert "cause: `link_clusters` fails" in text.replace("`", "`") or "cause: " in text
+    assert "(line " in text and "Connection refused" in text and "fix: " in text
+    assert "cause" in r.html() and "cause" in r.markdown()
+
+
+def test_cell_scan_shows_the_diagnosis_of_each_first_failure(ip):
+    cell = ("[ERROR] GE(4242,python):2026-11-30-10:00:01.100.000 [msg_handler_plugin.cc:75]4242 ConnectToPeer: "
+            "Failed to connect peer 10.0.0.2:26000, error msg:Connection refused, errno:111\n"
+            "[ERROR] GE(4242,python):2026-11-30-10:00:01.123.456 [llm_datadist.cc:123]4242 Link: "
+            "ErrorNo: 1343270921(local cluster link failed!)\n")
+    r = ip.run_cell_magic("llmstatus", "", cell)
+    failure = next(h for h in r.hits if h.is_failure)
+    assert failure.diagnosis.where("confirmed")
+    for shown in (r.text(), r.html(), r.markdown()):
+        assert "cause" in shown and "line 1" in shown
+
+
 def test_last_survives_a_typo_in_the_magic_itself(ip):
     run(ip, "raise LLMException('pull failed', LLMStatusCode.LLM_KV_CACHE_NOT_EXIST)")
     run(ip, "%llmstatus LLM_TYPO")  # a UsageError in between

@@ -393,4 +393,9 @@ class LLMStatusMagics(Magics):
         how, matches, hits = lastexc.codes_in(exc, self.registry)
         if not matches:
             how = f"{lastexc.ATTRIBUTE}; {lastexc.TEXT}"
-        return LastResult(exc, matches, lang, how=how, hits=hits)
+            return LastResult(exc, matches, lang, how=how, hits=hits)
+        from ..scan.diagnosis import diagnose_text
+
+        # The exception's text and traceback are the log of this failure: what do they prove?
+        diagnosis = diagnose_text(matches[0].code, lastexc.exception_text(exc), self.registry)
+        return LastResult(exc, matches, lang, how=how, hits=hits, diagnosis=diagnosis)

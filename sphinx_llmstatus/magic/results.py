@@ -373,11 +373,14 @@ class LastResult(CardResult):
         *,
         how: str,
         hits: Sequence[Any] = (),
+        diagnosis: Any = None,
     ):
         super().__init__(matches, lang)
         self.exception = exception
         self.how = how
         self.hits = tuple(hits)
+        #: Which cause of the first code the exception's text and traceback prove (None: no code).
+        self.diagnosis = diagnosis
 
     @property
     def summary(self) -> str:
@@ -397,7 +400,17 @@ class LastResult(CardResult):
         first = f"{label('Last exception', self.lang)}: {self.summary}"
         if not self.matches:
             return f"{first}\n{label('No LLM DataDist status code in it (checked: {how}).', self.lang, how=how.strip())}"
-        return f"{first}\n{label('Status code from its {how}:', self.lang, how=how)}"
+        return "\n".join([first, *self._diagnosis(), label("Status code from its {how}:", self.lang, how=how)])
+
+    def _diagnosis(self) -> list[str]:
+        """The diagnosis lines (``cause: ...``, ``check: ...``, ``fix: ...``) of the first code."""
+        if self.diagnosis is None:
+            return []
+        from ..render.text import log_safe, plain
+        from ..view.diagnosis import diagnosis_lines, line_label
+
+        return [f"{line_label(kind, self.lang)}: {log_safe(plain(text))}"
+                for kind, text in diagnosis_lines(self.code, self.diagnosis, self.lang)]
 
     def text(self) -> str:
         if not self.matches:

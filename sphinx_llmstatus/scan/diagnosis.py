@@ -185,6 +185,30 @@ def judge(code: StatusCode, api: str | None, line: int, proofs: list[_Seen],
     return Diagnosis(tuple(sorted(judged, key=rank)), tuple(context.values()))
 
 
+#: Lines of an exception's text read by :func:`diagnose_text` (a traceback is short; a hostile one is cut).
+TEXT_LINES = 10_000
+
+
+def diagnose_text(code: StatusCode, text: str, registry: Registry, api: str | None = "python") -> Diagnosis:
+    """The diagnosis of a failure of ``code`` whose whole story is ``text``: an exception's message
+    and traceback (``%llmstatus --last``). Every line is evidence; the context is what any line shows."""
+    from .timeline import ClueWatch
+
+    lines = text.splitlines()[:TEXT_LINES]
+    watch = ClueWatch(registry)
+    evidence = Watcher(registry, lambda _line: None)
+    for no, line in enumerate(lines, 1):
+        watch.line(line, no)
+        evidence.line(line, no)
+    context: dict[str, Context] = {}
+    for clue in watch.clues:
+        if clue.kind in CONTEXT_KINDS or clue.kind == "version":
+            context.setdefault(clue.kind, Context(clue.kind, clue.value, clue.line_no))
+    api = context["api"].value if "api" in context else api
+    proofs = [s for s in evidence.seen if any(r.code == code.name for r in s.refs)]
+    return judge(code, api, len(lines), proofs, [], context)
+
+
 @cache
 def _named_codes(code: StatusCode) -> frozenset[str]:
     """The codes whose earlier failure is evidence of one of ``code``'s causes."""

@@ -496,13 +496,14 @@ def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool
             tail = list(run.tail)
             starts, watched = starts_of(data, end, watch.skip if watch is not None else _EVERY)
             coded: Container[int] = ()
-            if watch is not None and watched:  # the watched lines join in order; only the others hold codes
+            watching = watch is not None and bool(watched)
+            if watching:  # the watched lines join in order; only the others may hold codes
                 coded, starts = set(starts), sorted({*starts, *watched})
             literals: list[int] | None = None
             for s in starts:
                 run.line_no += _newlines(data, pos, s)
                 pos = s
-                if coded:
+                if watching:
                     literals = _still_wanted(watched.get(s), watch.skip)  # type: ignore[union-attr]  # a watch
                     if not literals and s not in coded:
                         continue
@@ -512,7 +513,7 @@ def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool
                 if raw.endswith(b"\r"):
                     raw = raw[:-1]
                 line = raw.decode("utf-8", "replace")
-                if coded:
+                if watching:
                     if literals:
                         watch.line(line, run.line_no, literals)  # type: ignore[union-attr]  # coded: a watch
                     if s not in coded:

@@ -115,3 +115,20 @@ def test_raised_message_is_a_failure_of_its_code() -> None:
     failures = [h for h in scan_diagnosed(log) if h.is_failure]
     assert [h.code.name for h in failures] == ["LLM_PARAM_INVALID"]  # type: ignore[union-attr]
     assert failures[0].diagnosis.where("confirmed")  # type: ignore[union-attr]
+
+
+def test_merge_shows_the_confirmed_causes_and_survives_odd_ones(tmp_path) -> None:
+    log = tmp_path / "a.log"
+    log.write_text(f"{REFUSED}\n{LINK_FAILED}\n", encoding="utf-8")
+    run = [sys.executable, "-m", "sphinx_llmstatus"]
+    report = subprocess.run([*run, "scan", "--summary", "--json", str(log)], capture_output=True, text=True,
+                            check=False).stdout
+    (tmp_path / "a.json").write_text(report, encoding="utf-8")
+    text = subprocess.run([*run, "merge", str(tmp_path / "a.json")], capture_output=True, text=True,
+                          check=False).stdout
+    assert "    cause: " in text and "(line 1: " in text
+    odd = json.loads(report)
+    odd["first_failures"][0]["diagnosis"] = {"confirmed": ["x", {"evidence": "y", "cause": "\x1b[2J"}]}
+    (tmp_path / "b.json").write_text(json.dumps(odd), encoding="utf-8")
+    p = subprocess.run([*run, "merge", str(tmp_path / "b.json")], capture_output=True, text=True, check=False)
+    assert p.returncode == 1 and "\x1b" not in p.stdout and "cause: \\x1b[2J\n" in p.stdout  # 1: a failure

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -249,11 +249,11 @@ class Diagnoser:
         return not lines or max(lines) + WINDOW_LINES < progress
 
     def _diagnosed(self, found: Found) -> Found:
-        if not any(h.is_failure and h.code is not None for h in found.hits):
-            return found
-        hits = [replace(h, diagnosis=self.diagnose(h)) if h.is_failure and h.code is not None else h
-                for h in found.hits]
-        return found._replace(hits=hits)
+        for hit in found.hits:
+            if hit.is_failure and hit.code is not None:
+                # The scan's own new hit, not yet handed out: filled in place (a copy per failure costs).
+                object.__setattr__(hit, "diagnosis", self.diagnose(hit))
+        return found
 
     def _context(self, hit: Hit) -> dict[str, Context]:
         """What the log has shown of the context so far (the first of each kind: a log is one

@@ -81,12 +81,25 @@ class Scanner:
         # prefilter, so their lines are found in the same pass as the codes, each line reported apart.
         self.watch_literals = tuple(sorted({c.literal for c in getattr(registry, "log_clues", ()) if c.literal}
                                            | set(book(registry).literals)))
+        #: Every watched literal's index: what a scan without a :class:`LineWatch` skips.
+        self.unwatched = frozenset(range(len(self.watch_literals)))
         literals = [*self.matcher.literals, *(s.pattern.encode() for s in self.symptoms)]
         self.prefilter = _prefilter.make([*self.matcher.prefilter, *symptoms], literals, engine,
-                                         [lit.encode() for lit in self.watch_literals])
+                                         [lit.encode() for lit in self.watch_literals], self._once(registry))
         self.engine = self.prefilter.name
         # Long lines: which of the rules' expressions and which symptoms occur, in one pass.
         self._presence = _prefilter.presence([*self.matcher.forms, *symptoms], self.engine)
+
+    def _once(self, registry: Registry) -> frozenset[int]:
+        """The watched literals only context clues hold (read once per log: :class:`~.timeline.ClueWatch`)."""
+        from ..registry.model import CONTEXT_KINDS
+
+        evidence = book(registry).literals
+        kinds: dict[str, set[str]] = {}
+        for clue in getattr(registry, "log_clues", ()):
+            kinds.setdefault(clue.literal, set()).add(clue.kind)
+        return frozenset(i for i, lit in enumerate(self.watch_literals) if lit not in evidence
+                         and kinds.get(lit, set()) <= {*CONTEXT_KINDS, "version"})
 
     def present(self, data: bytes) -> tuple[Container[int] | None, Callable[[int], bool]]:
         """For a line (``data``, its bytes) longer than :data:`~.rules.SHORT_LINE`: the indexes of the
@@ -456,22 +469,13 @@ def _heads_before(data: bytes, start: int, limit: int) -> list[bytes]:
 class LineWatch(Protocol):
     """What reads the lines holding the scanner's :attr:`~Scanner.watch_literals` (clues, evidence)."""
 
-    #: Indexes of the watched literals no longer wanted (the prefilter drops their matches).
-    skip: Container[int]
+    @property
+    def skip(self) -> Container[int]:
+        """Indexes of the watched literals no longer wanted (the prefilter drops their matches)."""
 
     def line(self, text: str, line_no: int, literals: list[int]) -> None:
         """Read line ``line_no``, which holds the watched literals of those indexes
         (:data:`~.prefilter.ANY`: any of them)."""
-
-
-class _Every:
-    """Holds every index: no watched literal is wanted (a scan without a :class:`LineWatch`)."""
-
-    def __contains__(self, _index: object) -> bool:
-        return True
-
-
-_EVERY = _Every()
 
 
 def _still_wanted(literals: list[int] | None, skip: Container[int]) -> list[int] | None:
@@ -494,7 +498,7 @@ def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool
             run.lines_read(_heads_after(data, 0, end, NEIGHBOURS))
             pos = 0
             tail = list(run.tail)
-            starts, watched = starts_of(data, end, watch.skip if watch is not None else _EVERY)
+            starts, watched = starts_of(data, end, watch.skip if watch is not None else sc.unwatched)
             coded: Container[int] = ()
             watching = watch is not None and bool(watched)
             if watching:  # the watched lines join in order; only the others may hold codes

@@ -50,9 +50,10 @@ class PythonPrefilter:
 
     name = "python"
 
-    def __init__(self, literals: Sequence[bytes], watch_from: int | None = None) -> None:
+    def __init__(self, literals: Sequence[bytes], watch_from: int | None = None, once: Container[int] = ()) -> None:
         self._searches = tuple(re.compile(re.escape(lit)).search for lit in literals)
         self._watch_from = len(literals) if watch_from is None else watch_from
+        self._once = once
 
     def starts(self, data: bytes, end: int) -> list[int]:
         """Sorted start offsets of the lines of ``data[:end]`` holding a literal."""
@@ -78,6 +79,8 @@ class PythonPrefilter:
                     starts.add(start)
                 else:
                     watched.setdefault(start, []).append(index)
+                    if index in self._once:  # read once per log: its first line in the block is enough
+                        break
                 nl = find(b"\n", p, end)
                 if nl < 0:
                     break
@@ -91,12 +94,16 @@ class HyperscanPrefilter:
 
     name = "hyperscan"
 
-    def __init__(self, patterns: Sequence[bytes], watch_from: int | None = None) -> None:
+    def __init__(self, patterns: Sequence[bytes], watch_from: int | None = None, once: Container[int] = ()) -> None:
         import hyperscan
 
         self._hs = hyperscan
-        self._db = _database(hyperscan, patterns)
         self._watch_from = len(patterns) if watch_from is None else watch_from
+        # A watched literal read once per log (a context clue) is reported once per scan call: a
+        # framework's file name on every sixth line would otherwise cost a callback each.
+        single = hyperscan.HS_FLAG_SINGLEMATCH
+        self._db = _database(hyperscan, patterns, [single if i - self._watch_from in once else 0
+                                                   for i in range(len(patterns))])
 
     #: Matches collected per scan call; past that the scan stops and resumes at the next line,
     #: so a block of lines full of matches costs one callback per line, not per match.
@@ -199,11 +206,13 @@ def presence(patterns: Sequence[bytes | None], engine: str) -> HyperscanPresence
     return HyperscanPresence(patterns) if engine == "hyperscan" else None
 
 
-def _database(hs: Any, patterns: Sequence[bytes], flags: int = 0) -> Any:
-    """The block-mode database of ``patterns`` (each with ``flags``): loaded from the user's cache
-    when :mod:`.dbcache` trusts it, else compiled and cached. Hyperscan refuses a database of
-    another version or CPU (a home shared by x86_64 and aarch64 hosts then compiles again)."""
-    key = b"\n".join([dbcache.MAGIC, b"flags %d" % flags, *patterns]) + b"\n\n"
+def _database(hs: Any, patterns: Sequence[bytes], flags: int | Sequence[int] = 0) -> Any:
+    """The block-mode database of ``patterns`` (each with ``flags``, or with its own): loaded from
+    the user's cache when :mod:`.dbcache` trusts it, else compiled and cached. Hyperscan refuses a
+    database of another version or CPU (a home shared by x86_64 and aarch64 hosts then compiles again)."""
+    each = [flags] * len(patterns) if isinstance(flags, int) else list(flags)
+    shown = b"flags %d" % each[0] if len(set(each)) == 1 else b"flags " + b",".join(b"%d" % f for f in each)
+    key = b"\n".join([dbcache.MAGIC, shown, *patterns]) + b"\n\n"
     where = dbcache.directory()
     path = dbcache.path_for(where, key) if where is not None else None
     data = dbcache.read(path) if path is not None else None
@@ -216,8 +225,7 @@ def _database(hs: Any, patterns: Sequence[bytes], flags: int = 0) -> Any:
         except hs.error:
             pass
     db = hs.Database(mode=hs.HS_MODE_BLOCK)
-    db.compile(expressions=list(patterns), ids=list(range(len(patterns))), elements=len(patterns),
-               flags=[flags] * len(patterns))
+    db.compile(expressions=list(patterns), ids=list(range(len(patterns))), elements=len(patterns), flags=each)
     if path is not None:
         try:
             dbcache.write(path, key + hs.dumpb(db))
@@ -246,18 +254,19 @@ def available() -> tuple[str, ...]:
     return ("hyperscan", "python")
 
 
-def make(patterns: Sequence[bytes], literals: Sequence[bytes],
-         engine: str | None = None, watched: Sequence[bytes] = ()) -> PythonPrefilter | HyperscanPrefilter:
+def make(patterns: Sequence[bytes], literals: Sequence[bytes], engine: str | None = None,
+         watched: Sequence[bytes] = (), once: Container[int] = ()) -> PythonPrefilter | HyperscanPrefilter:
     """The prefilter ``engine`` (``hyperscan``/``python``; None: ``$LLMSTATUS_SCAN_ENGINE`` or the fastest).
 
     Hyperscan matches ``patterns``; the Python one looks for ``literals``
     (each pattern's matches contain one). Both also look for the ``watched``
     literals, whose lines :meth:`~HyperscanPrefilter.starts_watched` reports
-    apart too. Raises ValueError for an engine that is unknown or not installed.
+    apart too; of those whose indexes are in ``once``, a block's first line is
+    enough. Raises ValueError for an engine that is unknown or not installed.
     """
     engine = engine or os.environ.get(ENV) or available()[0]
     if engine not in available():
         raise ValueError(f"scan engine {engine!r} is not available here (have: {', '.join(available())})")
     if engine == "hyperscan":
-        return HyperscanPrefilter([*patterns, *(re.escape(w) for w in watched)], len(patterns))
-    return PythonPrefilter([*literals, *watched], len(literals))
+        return HyperscanPrefilter([*patterns, *(re.escape(w) for w in watched)], len(patterns), once)
+    return PythonPrefilter([*literals, *watched], len(literals), once)

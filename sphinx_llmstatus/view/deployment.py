@@ -68,6 +68,22 @@ def root_lines(root: Entry | None, count: int, lang: str) -> list[str]:
     return out
 
 
+def confirmed_lines(entry: Entry, lang: str) -> list[str]:
+    """A merged report's confirmed causes of one first failure, from its ``diagnosis`` (the JSON of
+    the scan that wrote it, in English): ``cause: ... (line N: ...)`` each; nothing without one."""
+    diagnosis = entry.get("diagnosis")
+    confirmed = diagnosis.get("confirmed") if isinstance(diagnosis, Mapping) else None
+    out = []
+    for item in confirmed if isinstance(confirmed, list) else ():
+        if not isinstance(item, Mapping):  # a report is another's file: take only what has the shape
+            continue
+        evidence = item.get("evidence")
+        first = evidence[0] if isinstance(evidence, list) and evidence and isinstance(evidence[0], Mapping) else {}
+        said = label("line {line}: {text}", lang, line=first.get("line"), text=str(first.get("text", "")).strip())
+        out.append(f"{label('cause', lang)}: {item.get('cause')}" + (f" ({said})" if first else ""))
+    return out
+
+
 def merged_lines(summary: Mapping[str, object], lang: str) -> list[str]:
     """A merged summary (``llmstatus merge``) as lines: the root-cause candidate, each first failure
     (time, node, file, line, process, code, the other side of its link), the counts."""
@@ -81,6 +97,7 @@ def merged_lines(summary: Mapping[str, object], lang: str) -> list[str]:
         process = entry.get("process") or label("process (unnamed)", lang)
         place = ":".join(str(part) for part in (entry.get("file"), entry.get("line")) if part is not None)
         out.append("  " + "  ".join(str(part) for part in (where(entry, lang), place, process, entry.get("name")) if part))
+        out += ["    " + line for line in confirmed_lines(entry, lang)]
         note = peer_note(entry, lang)
         if note:
             out.append("    " + note)

@@ -8,7 +8,7 @@ registry file written before these fields existed renders as before.
 
 from __future__ import annotations
 
-from .labels import api_label, label
+from .labels import N_, api_label, label
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -51,3 +51,35 @@ def setting_head(setting: Setting, lang: str) -> str:
     if setting.api:
         facts.append(api_label(setting.api))
     return f"{setting.name} ({', '.join(f for f in facts if f)})"
+
+
+#: Why no log line shows a cause (``unlogged`` in the registry), as a reader is told.
+UNLOGGED = {
+    "config": N_("it lies in configuration the process does not print"),
+    "call-order": N_("it lies in the order or arguments of the caller's calls, which nothing logs"),
+    "deployment": N_("it lies in the deployment around the process (network, containers, devices)"),
+    "peer": N_("it happens on the other side of the link: look in the peer's log"),
+    "resources": N_("memory and capacity at the time are not logged"),
+    "no-log-call": N_("the code path that returns the code logs nothing specific to it"),
+}
+
+
+def log_evidence(cause: Cause, lang: str) -> list[tuple[str, str]]:
+    """What the log shows of ``cause``, as ``(label, registry-style text)`` rows: ``Log evidence``
+    (the format strings of the log calls that prove it, in backticks, or an earlier code),
+    ``Ruled out by`` (lines against it), ``Not in the log`` (why no line shows it)."""
+    pro, con = [], []
+    for ev in getattr(cause, "evidence", ()):
+        if ev.code is not None:
+            pro.append(label("an earlier {code} in the same process", lang, code=f"`{ev.code}`"))
+        else:
+            (con if ev.against else pro).append(f"`{ev.format}`")
+    rows = []
+    if pro:
+        rows.append((N_("Log evidence"), "; ".join(pro)))
+    if con:
+        rows.append((N_("Ruled out by"), "; ".join(con)))
+    unlogged = getattr(cause, "unlogged", None)
+    if not pro and unlogged in UNLOGGED:
+        rows.append((N_("Not in the log"), label(UNLOGGED[unlogged], lang)))
+    return rows

@@ -179,7 +179,7 @@ def _details(title: str, items: list[str]) -> str:
 
 def _causes(code: StatusCode, lang: str) -> list[str]:
     """Causes, settings and framework notes of ``code``, each a collapsed list (nothing when empty)."""
-    from .causes import applies_to, causes, setting_head
+    from .causes import applies_to, causes, log_evidence, setting_head
 
     def line(word: str, body: str) -> str:
         return f"<div><b>{esc(label(word, lang))}:</b> {body}</div>"
@@ -192,6 +192,7 @@ def _causes(code: StatusCode, lang: str) -> list[str]:
             '<li style="margin:0.25em 0">' + line(N_("When"), rich(cause.when.get(lang)))
             + line(N_("Check"), rich(cause.check.get(lang))) + line(N_("Fix"), rich(cause.fix.get(lang)))
             + (line(N_("Applies to"), esc(where)) if where else "")
+            + "".join(line(word, rich(text)) for word, text in log_evidence(cause, lang))
             + f'<div style="{_DIM}">{esc(label("Sources", lang))}: '
             + ", ".join(_link(s, lang) for s in cause.sources) + "</div></li>"
         )

@@ -75,12 +75,16 @@ def entry_dict(code: StatusCode, lang: str, registry: Registry | None = None) ->
 
 def causes_list(code: StatusCode, lang: str) -> list[dict[str, Any]]:
     """Each distinct cause once: ``api`` (the APIs whose view lists it), ``when``, ``check``,
-    ``fix``, ``applies_to`` (``frameworks``, ``modes``, ``versions``) and ``sources``."""
+    ``fix``, ``applies_to`` (``frameworks``, ``modes``, ``versions``), ``sources``, ``evidence``
+    (``format`` or ``code``, ``against``, ``sources``) and ``unlogged`` (why no log line shows it)."""
     from .causes import applies_to_dict, causes
 
     return [
         {"api": list(apis), "when": c.when.get(lang), "check": c.check.get(lang), "fix": c.fix.get(lang),
-         "applies_to": applies_to_dict(c.applies_to), "sources": _sources(c.sources, lang)}
+         "applies_to": applies_to_dict(c.applies_to), "sources": _sources(c.sources, lang),
+         "evidence": [{"format": e.format, "code": e.code, "against": e.against, "sources": _sources(e.sources, lang)}
+                      for e in c.evidence],
+         "unlogged": c.unlogged}
         for apis, c in causes(code)
     ]
 

@@ -117,7 +117,7 @@ def _link(source: Source, lang: str) -> str:
 
 def _causes(code: StatusCode, lang: str) -> list[str]:
     """Causes as a numbered list (one line each), then settings and framework notes."""
-    from .causes import applies_to, causes, setting_head
+    from .causes import applies_to, causes, log_evidence, setting_head
 
     def part(word: str, body: str) -> str:
         return f"**{esc(label(word, lang))}:** {body}"
@@ -132,6 +132,7 @@ def _causes(code: StatusCode, lang: str) -> list[str]:
                  part(N_("Fix"), rich(cause.fix.get(lang)))]
         if where:
             parts.append(part(N_("Applies to"), esc(where)))
+        parts += [part(word, rich(text)) for word, text in log_evidence(cause, lang)]
         parts.append(part(N_("Sources"), ", ".join(_link(s, lang) for s in cause.sources)))
         out.append(f"{i}. " + " ".join(parts))
     settings = getattr(code, "settings", ())

@@ -198,7 +198,7 @@ def _checklist(code: StatusCode, lang: str, color: bool, full: bool, width: int)
     """Causes as a checklist (``[ ]``, where each applies, then its check); ``full`` adds each
     cause's fix and sources, the settings and what frameworks do; a short card ends with how many
     more there are and the command that shows them."""
-    from .causes import applies_to, causes
+    from .causes import applies_to, causes, log_evidence
 
     out: list[str] = []
     found = causes(code)
@@ -212,6 +212,8 @@ def _checklist(code: StatusCode, lang: str, color: bool, full: bool, width: int)
         out += _wrap(label("Check", lang), cut(plain(cause.check.get(lang))), lang, 8, width)
         if full:
             out += _wrap(label("Fix", lang), plain(cause.fix.get(lang)), lang, 8, width)
+            for word, text in log_evidence(cause, lang):
+                out += _wrap(label(word, lang), terminal_safe(plain(text)), lang, 8, width)
             out.append(f"        {label('Sources', lang)}:")  # one address a line: each can be copied
             out += [f"          {terminal_safe(s.url)}" for s in cause.sources]
     settings, notes = getattr(code, "settings", ()), getattr(code, "frameworks", ())

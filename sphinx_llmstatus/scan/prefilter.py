@@ -136,7 +136,9 @@ class HyperscanPrefilter:
                     stopped = True
                 if not found:
                     break
-                line_end = self._lines(data, end, pos, found, out, watched, skip)
+                line_end, lines, watched_lines = self._lines(data, end, pos, found, skip)
+                out += lines
+                watched.update(watched_lines)  # each pass reads lines after the last pass's
                 if stopped:
                     # The rest of the last line's matches went unreported: it is a candidate for the
                     # rules (they decide) and may hold any watched literal.
@@ -151,10 +153,13 @@ class HyperscanPrefilter:
             view.release()
         return out, watched
 
-    def _lines(self, data: bytes, end: int, pos: int, found: list[tuple[int, int]], out: list[int],
-               watched: Watched, skip: Container[int]) -> int:
-        """File the matches ``found`` (ends in the block from ``pos``, in order) by line: the line's start
-        into ``out`` for a pattern's match, into ``watched`` for a watched literal's; the end of the last line."""
+    def _lines(self, data: bytes, end: int, pos: int, found: list[tuple[int, int]],
+               skip: Container[int]) -> tuple[int, list[int], Watched]:
+        """The matches ``found`` (ends in ``data[pos:end]``, in order) by line: the end of the last
+        line, the starts of the lines with a pattern's match, and of those with a watched literal's
+        (but those in ``skip``) with the literals' indexes."""
+        out: list[int] = []
+        watched: Watched = {}
         find, rfind, watch_from = data.find, data.rfind, self._watch_from
         line_end, start, coded = -1, 0, False
         for to, i in found:
@@ -169,7 +174,7 @@ class HyperscanPrefilter:
                     coded = True
             elif i - watch_from not in skip:
                 watched.setdefault(start, []).append(i - watch_from)
-        return line_end
+        return line_end, out, watched
 
 
 class HyperscanPresence:

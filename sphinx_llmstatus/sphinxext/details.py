@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 
 from ..registry.model import ApiView, Cause, FrameworkNote, Setting, Source, StatusCode
+from ..render.causes import log_evidence
 from .content import paragraph
 from .labels import N_
 from .options import SECTION_CHOICES
@@ -150,6 +151,7 @@ def _cause(renderer: Renderer, cause: Cause, api: str | None) -> nodes.definitio
     applies = _applies_to(renderer, cause)
     if applies:
         rows.append((N_("Applies to"), [nodes.Text(applies)]))
+    rows += [(word, renderer.inline(text)) for word, text in log_evidence(cause, renderer.lang)]
     rows.append((N_("Sources"), _links(renderer, cause.sources)))
     return _item(term, [_fields(renderer, rows)])
 

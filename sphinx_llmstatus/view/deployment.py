@@ -79,8 +79,10 @@ def confirmed_lines(entry: Entry, lang: str) -> list[str]:
             continue
         evidence = item.get("evidence")
         first = evidence[0] if isinstance(evidence, list) and evidence and isinstance(evidence[0], Mapping) else {}
-        said = label("line {line}: {text}", lang, line=first.get("line"), text=str(first.get("text", "")).strip())
-        out.append(f"{label('cause', lang)}: {item.get('cause')}" + (f" ({said})" if first else ""))
+        cause = str(item.get("cause"))
+        said = label("{cause} (line {line}: {text})", lang, cause=cause, line=first.get("line"),
+                     text=str(first.get("text", "")).strip()) if first else cause
+        out.append(f"{label('cause', lang)}: {said}")
     return out
 
 

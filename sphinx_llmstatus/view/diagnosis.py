@@ -22,8 +22,9 @@ def diagnosis_lines(code: StatusCode, diagnosis: Diagnosis, lang: str) -> list[t
     for judged in confirmed:
         cause = judged.of(code)
         proof = judged.proofs[0]
-        said = label("line {line}: {text}", lang, line=proof.line, text=proof.text.strip())
-        out += [("cause", f"{cause.when.get(lang)} ({said})"), ("check", cause.check.get(lang)),
+        said = label("{cause} (line {line}: {text})", lang, cause=cause.when.get(lang), line=proof.line,
+                     text=proof.text.strip())
+        out += [("cause", said), ("check", cause.check.get(lang)),
                 ("fix", cause.fix.get(lang))]
     if confirmed:
         return out

@@ -234,14 +234,14 @@ class JsonFormat(Format):
 
     def scan_hits(self, before: Context, hits: Sequence[Hit], after: Context, file: str | None,
                   context: bool, rendered: Sequence[str | None] = ()) -> str:
-        from ..render.json import dumps, hit_dict
+        from ..render.json import hit_json
 
         file = file or "-"
         extra: dict[str, Any] = {}
         if context:
             extra = {"before": [{"line": n, "text": t} for n, t in before],
                      "after": [{"line": n, "text": t} for n, t in after]}
-        return "".join(line if line is not None else dumps({**hit_dict(h, file, self.lang), **extra}) + "\n"
+        return "".join(line if line is not None else hit_json(h, file, self.lang, extra) + "\n"
                        for h, line in zip(hits, rendered or [None] * len(hits)))
 
     def prerender(self) -> Callable[[Sequence[Hit], str | None], list[str]] | None:
@@ -263,10 +263,10 @@ class JsonFormat(Format):
 def json_lines(hits: Sequence[Hit], name: str, lang: str) -> list[str]:
     """The JSON Lines of ``hits`` of the input ``name`` as :class:`JsonFormat` writes them without
     ``-C``: what a ``-j`` worker prepares, so that the command only writes it."""
-    from ..render.json import dumps, hit_dict
+    from ..render.json import hit_json
 
     file = shown_name(name) or "-"
-    return [dumps(hit_dict(h, file, lang)) + "\n" for h in hits]
+    return [hit_json(h, file, lang) + "\n" for h in hits]
 
 
 def shown_name(name: str) -> str | None:

@@ -678,8 +678,9 @@ def test_lookup_json_has_causes_settings_and_frameworks():
         (entry,) = json.loads(out(run(name, "--json")))
         assert entry["causes"], name
         for cause in entry["causes"]:
-            assert set(cause) == {"api", "when", "check", "fix", "applies_to", "sources"}
+            assert set(cause) == {"api", "when", "check", "fix", "applies_to", "sources", "evidence", "unlogged"}
             assert set(cause["applies_to"]) == {"frameworks", "modes", "versions"}
+            assert cause["evidence"] or cause["unlogged"]  # what the log shows of it, or why nothing
             assert cause["sources"] and all(set(s) == {"key", "title", "url", "lines"} for s in cause["sources"])
         assert isinstance(entry["settings"], list) and isinstance(entry["frameworks"], list)
     (entry,) = json.loads(out(run("--registry", str(SETTINGS_REGISTRY), "LLM_TIMEOUT", "--json")))

@@ -40,7 +40,8 @@ def _timed(log: Path, diagnose: bool) -> tuple[float, int]:
         found = _diagnosed(log.name, stream, opts, registry, watch) if diagnose else \
             _found(log.name, stream, opts, registry, None)  # type: ignore[arg-type]  # no line watched
         for event in found:
-            diagnosed += sum(1 for h in event.hits if h.diagnosis is not None)
+            if not isinstance(event, int):  # ints: lines read so far
+                diagnosed += sum(1 for h in event.hits if h.diagnosis is not None)
     return time.perf_counter() - start, diagnosed
 
 

@@ -252,7 +252,7 @@ class JsonFormat(Format):
         from ..render.json import dumps
 
         # JSON Lines of hits stay hits only; --summary prints the report as one object.
-        return dumps(report.as_dict()) + "\n" if summary_only else ""
+        return dumps(report.as_dict(self.lang)) + "\n" if summary_only else ""
 
     def merged(self, summary: Mapping[str, Any]) -> str:
         from ..render.json import dumps

@@ -95,7 +95,7 @@ def scan_tool(path: str | None, text: str | None, lang: str, registry: Registry)
             report.add(path or "-", hit)
             if len(hits) < MAX_HITS:
                 hits.append(hit_dict(hit, path or "-", lang))
-    return {"hits": hits, "hits_shown": len(hits), "summary": report.as_dict()}
+    return {"hits": hits, "hits_shown": len(hits), "summary": report.as_dict(lang)}
 
 
 def explain_tool(text: str, lang: str, registry: Registry) -> list[dict[str, Any]]:

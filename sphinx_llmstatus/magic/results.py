@@ -407,10 +407,10 @@ class LastResult(CardResult):
         if self.diagnosis is None:
             return []
         from ..render.text import log_safe, plain
-        from ..view.diagnosis import diagnosis_lines, line_label
+        from ..view.diagnosis import diagnosis_lines, line_label, said
 
-        return [f"{line_label(kind, self.lang)}: {log_safe(plain(text))}"
-                for kind, text in diagnosis_lines(self.code, self.diagnosis, self.lang)]
+        return [f"{line_label(d.kind, self.lang)}: {said(d, self.lang, plain, log_safe)}"
+                for d in diagnosis_lines(self.code, self.diagnosis, self.lang)]
 
     def text(self) -> str:
         if not self.matches:

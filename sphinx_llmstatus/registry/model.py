@@ -369,16 +369,19 @@ class Evidence(_Record):
     unlink before ``LLM_ALREADY_LINK``). ``sources`` cite the call's lines
     (``key#L364``). ``samples`` are lines as the call writes them, checked to
     match when the registry loads. :attr:`pieces` are the literal pieces between
-    the placeholders: a line matches when it holds each, in order.
+    the placeholders: a line matches when it holds each, in order, and each of
+    ``holds``: the values a placeholder must take for this cause (``errno:111``,
+    Connection refused, for "nothing listens on the port").
     """
 
-    __slots__ = ("format", "code", "sources", "against", "samples")
-    _defaults = {"against": False, "samples": ()}
+    __slots__ = ("format", "code", "sources", "against", "samples", "holds")
+    _defaults = {"against": False, "samples": (), "holds": ()}
     format: str | None
     code: str | None
     sources: tuple[Source, ...]
     against: bool
     samples: tuple[str, ...]
+    holds: tuple[str, ...]
 
     @property
     def pieces(self) -> tuple[str, ...]:
@@ -401,7 +404,7 @@ class Evidence(_Record):
             if at < 0:
                 return False
             at += len(piece)
-        return True
+        return all(value in line for value in self.holds)
 
 
 _PIECES: dict[str, tuple[str, ...]] = {}
@@ -500,10 +503,13 @@ class Symptom(_Record):
     None); ``codes`` the canonical names of the codes it may hide. ``raised``
     says LLM DataDist itself raises the message with ``likely`` as its status
     code (hixl's ``raise_if_false``): the line is then a failure of that code.
+    A line holding one of ``quoted_by`` quotes the message (the source line a
+    traceback prints) and is no hit.
     """
 
-    __slots__ = ("id", "framework", "pattern", "check", "sources", "likely", "codes", "terms", "raised")
-    _defaults = {"codes": (), "terms": (), "raised": False}
+    __slots__ = ("id", "framework", "pattern", "check", "sources", "likely", "codes", "terms", "raised",
+                 "quoted_by")
+    _defaults = {"codes": (), "terms": (), "raised": False, "quoted_by": ()}
     id: str
     framework: str
     pattern: str
@@ -513,6 +519,11 @@ class Symptom(_Record):
     codes: tuple[str, ...]
     terms: tuple[str, ...]
     raised: bool
+    quoted_by: tuple[str, ...]
+
+    def quoted(self, line: str) -> bool:
+        """True when ``line`` quotes the message instead of saying it (a traceback's source line)."""
+        return any(text in line for text in self.quoted_by)
 
 
 SYMPTOM_PATTERN_MIN = 8

@@ -530,27 +530,58 @@ def _evidence_checks(ev: m.Evidence, where: Where, ctx: Context) -> None:
         raise where.at("format").fail("give either `format` (the log call's format string) or `code`")
     if ev.code is not None and (ev.against or ev.samples):
         raise where.at("code").fail("a code's earlier failure proves a cause: no `against` or `samples` with it")
-    if ev.format is not None and len(ev.literal) < EVIDENCE_LITERAL_MIN:
-        raise where.at("format").fail(f"its longest piece between placeholders, {ev.literal!r}, is shorter than "
-                                      f"{EVIDENCE_LITERAL_MIN} characters: too common to look for")
+    if ev.format is not None:
+        _format_checks(ev, where.at("format"))
     for i, sample in enumerate(ev.samples, 1):
         if not ev.matches(sample):
             raise where.at(f"samples[{i}]").fail(f"the line does not hold the pieces {list(ev.pieces)!r} in order")
 
 
-#: The shortest literal an evidence format must hold (the prefilter looks for it in every line).
+def _format_checks(ev: m.Evidence, where: Where) -> None:
+    """A format must be specific: a literal the prefilter can look for in every line, text enough not
+    to turn up inside other messages, no control character, no literal that repeats itself."""
+    if re.search(_CONTROL, ev.format or ""):
+        raise where.fail("holds a control character")
+    if len(ev.literal) < EVIDENCE_LITERAL_MIN:
+        raise where.fail(f"its longest piece between placeholders, {ev.literal!r}, is shorter than "
+                         f"{EVIDENCE_LITERAL_MIN} characters: too common to look for")
+    if sum(map(len, ev.pieces)) < EVIDENCE_TEXT_MIN:
+        raise where.fail(f"its pieces between placeholders, {list(ev.pieces)!r}, hold fewer than "
+                         f"{EVIDENCE_TEXT_MIN} characters: other messages would hold them too")
+    if _period(ev.literal) * 2 <= len(ev.literal):
+        raise where.fail(f"its piece {ev.literal!r} repeats itself: it would match at every place of a line of it")
+
+
+def _period(text: str) -> int:
+    """The smallest p with ``text[i] == text[i + p]`` for every i (``len(text)`` when it has none)."""
+    border = [0] * len(text)  # KMP's failure function: linear
+    k = 0
+    for i in range(1, len(text)):
+        while k and text[i] != text[k]:
+            k = border[k - 1]
+        if text[i] == text[k]:
+            k += 1
+        border[i] = k
+    return len(text) - (border[-1] if text else 0)
+
+
+#: The shortest literal an evidence format must hold (the prefilter looks for it in every line), and
+#: the fewest characters of text all its pieces must hold together.
 EVIDENCE_LITERAL_MIN = 8
+EVIDENCE_TEXT_MIN = 16
 
 EVIDENCE = Spec("evidence", m.Evidence, (
-    Field("format", LiteralKind(EVIDENCE_LITERAL_MIN, 300), "The log call's format string, verbatim, with its "
-          "placeholders (`%d`, `%s`, `{}`, `{name}`): a line proves the cause when it holds every piece between "
-          "them, in order."),
+    Field("format", LiteralKind(1, 300), "The log call's format string, verbatim, with its placeholders (`%d`, "
+          "`%s`, `{}`, `{name}`): a line proves the cause when it holds every piece between them, in order (the "
+          "longest at least 8 characters, all of them 16)."),
     Field("code", CODE, "Instead of `format`: a code whose failure earlier in the same process proves the cause."),
     Field("sources", SOURCES, "The log call (`key#L<line>`) or the code that returns the earlier code.",
           required=True),
     Field("against", BOOL, "True when the line rules the cause out instead.", default=False),
     Field("samples", ListKind(LiteralKind(EVIDENCE_LITERAL_MIN, 1000)), "Lines as the call writes them; each "
           "must match.", default=()),
+    Field("holds", SHORTS, "Values its placeholders must take for this cause, each a text the line must hold "
+          "too (`errno:111`: Connection refused).", default=()),
 ), "A log line that proves a cause (or rules it out).", checks=(_evidence_checks,))
 
 
@@ -642,6 +673,8 @@ SYMPTOM = Spec("symptom", m.Symptom, (
     _TERMS,
     Field("raised", BOOL, "True when LLM DataDist itself raises the message with `likely` as its status code "
           "(hixl's `raise_if_false`): the line is then a failure of that code.", default=False),
+    Field("quoted_by", SHORTS, "Texts of the lines that quote the message instead of saying it (the source line "
+          "a traceback prints: `raise_if_false(`): such a line is no hit.", default=()),
 ), "A log line in which a framework hides a code behind its own words. Counted as a failure only when "
    "`raised`.", checks=(_raised_names_likely,))
 

@@ -68,7 +68,8 @@ def log_evidence(cause: Cause, lang: str) -> list[tuple[str, str]]:
     """What the log shows of ``cause``, as ``(label, registry-style text)`` rows: ``Log evidence``
     (the format strings of the log calls that prove it, in backticks, or an earlier code),
     ``Ruled out by`` (lines against it), ``Not in the log`` (why no line shows it)."""
-    pro, con = [], []
+    pro: list[str] = []
+    con: list[str] = []
     for ev in getattr(cause, "evidence", ()):
         if ev.code is not None:
             pro.append(label("an earlier {code} in the same process", lang, code=f"`{ev.code}`"))

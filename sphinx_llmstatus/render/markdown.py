@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..scan.hit import Hit
+    from ..view.diagnosis import DiagnosisLine
 
 from ..registry.model import RECOVERABLE_VALUES, Source, StatusCode
 from .html import CARD_COLUMNS, HIT_COLUMNS, HitRow
@@ -219,7 +220,7 @@ def first_failures(items: Sequence[tuple[str, Hit, Sequence[str]]], lang: str, h
     if not items:
         return ""
     from ..scan.report import hit_name, hit_view
-    from ..view.diagnosis import line_label
+    from ..view.diagnosis import line_label, said
     from .text import process_label
 
     out = [f"**{esc(line.strip())}**" if not line.startswith(" ") else f"- {esc(line.strip())}" for line in head]
@@ -231,12 +232,13 @@ def first_failures(items: Sequence[tuple[str, Hit, Sequence[str]]], lang: str, h
         place = f"{esc(places[i])} " if i < len(places) and places[i] else ""
         out.append(f"- {place}{esc(f'{file}:{hit.line_no}')} {esc(process_label(hit.process, lang))} "
                    f"{_code(hit_name(hit))}{remedy}")
-        out += [f"  - **{esc(line_label(kind, lang))}:** {esc(text)}" for kind, text in _diagnosis(hit, lang)]
+        out += [f"  - **{esc(line_label(line.kind, lang))}:** {said(line, lang, rich, esc)}"
+                for line in _diagnosis(hit, lang)]
         out += [f"  - {esc(note)}" for note in notes]
     return "\n".join(out) + "\n\n"
 
 
-def _diagnosis(hit: Hit, lang: str) -> list[tuple[str, str]]:
+def _diagnosis(hit: Hit, lang: str) -> list[DiagnosisLine]:
     if hit.diagnosis is None or hit.code is None:
         return []
     from ..view.diagnosis import diagnosis_lines

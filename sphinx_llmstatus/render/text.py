@@ -442,10 +442,10 @@ def diagnosis_text(hit: Hit, lang: str, color: bool = False, indent: str = "    
     """The diagnosis of a failure hit, a line per cause, check and fix (nothing without one)."""
     if hit.diagnosis is None or hit.code is None:
         return []
-    from ..view.diagnosis import diagnosis_lines, line_label
+    from ..view.diagnosis import diagnosis_lines, line_label, said
 
-    return [f"{indent}{style(line_label(kind, lang), 'bold', color=color)}: {log_safe(plain(text))}"
-            for kind, text in diagnosis_lines(hit.code, hit.diagnosis, lang)]  # type: ignore[arg-type]
+    return [f"{indent}{style(line_label(line.kind, lang), 'bold', color=color)}: {said(line, lang, plain, log_safe)}"
+            for line in diagnosis_lines(hit.code, hit.diagnosis, lang)]  # type: ignore[arg-type]
 
 
 def process_label(process: str | None, lang: str) -> str:

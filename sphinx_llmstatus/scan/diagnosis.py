@@ -15,29 +15,24 @@ by the window.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import datetime
 from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..registry.clues import Stamp
 from ..registry.model import CONTEXT_KINDS, Cause, Registry, StatusCode
-from .context import PrefixReader
-from .evidence import Ref, book
+from .evidence import PROOF_TEXT, WINDOW_LINES, Line, Lines, same_process, within
 from .hit import Hit
 
 if TYPE_CHECKING:
     from .pipeline import Found
     from .timeline import ClueWatch
 
-#: How far from a failure its evidence may be: lines before and after, and seconds when both are dated.
-WINDOW_LINES = 200
-WINDOW_SECONDS = 120
-#: Characters of an evidence line kept (the line itself is in the log).
-PROOF_TEXT = 300
-#: Evidence lines and failures kept per log (older ones are dropped in halves past twice this).
-KEEP = 4096
+#: Lines that prove a cause kept per cause, the nearest to the failure (a log repeating the line
+#: a thousand times proves it no better, and each would be in every report of the failure).
+PROOFS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,54 +81,11 @@ class Diagnosis:
         return tuple(j for j in self.causes if j.verdict == verdict)
 
 
-class _Seen(NamedTuple):
-    line: int
-    process: str | None
-    time: Stamp | None
-    text: str
-    refs: tuple[Ref, ...]
-
-
-class Watcher:
-    """The evidence lines of one log, read as the scan meets them (bounded: :data:`KEEP`)."""
-
-    def __init__(self, registry: Registry, times: object) -> None:
-        self._book = book(registry)
-        self._prefix = PrefixReader(registry)
-        self._times = times
-        self.seen: list[_Seen] = []
-
-    def line(self, text: str, line_no: int, literals: list[str] | None = None) -> None:
-        """Read ``text`` (line ``line_no``, holding the watched ``literals``) for evidence."""
-        refs = self._book.read(text, literals)
-        if refs:
-            self.seen.append(_Seen(line_no, self._prefix(text).process, self._times(text),  # type: ignore[operator]
-                                   text[:PROOF_TEXT], refs))
-            if len(self.seen) > 2 * KEEP:
-                del self.seen[:KEEP]
-
-    def wants(self, literal: str) -> bool:
-        """True when ``literal`` is an evidence format's (its lines are always read)."""
-        return literal in self._book.literals
-
-
-def _seconds(a: Stamp, b: Stamp) -> float:
-    """Seconds between two times (a missing year: both taken in one leap year)."""
-    year = a[0] or b[0] or 2000
-    ta = datetime(a[0] or year, *a[1:])
-    tb = datetime(b[0] or year, *b[1:])
-    return abs((ta - tb).total_seconds())
-
-
 def _near(items: list, line: int) -> list:
-    """The items (sorted by line, each ``.line`` or ``[0]``) within the line window of ``line``."""
+    """The items (sorted by line, their ``[0]``) within the line window of ``line``."""
     lo = bisect_left(items, line - WINDOW_LINES, key=lambda s: s[0])
     hi = bisect_right(items, line + WINDOW_LINES, key=lambda s: s[0])
     return items[lo:hi]
-
-
-def _same_process(a: str | None, b: str | None) -> bool:
-    return a is None or b is None or a == b
 
 
 def _excluded_by_context(cause: Cause, context: dict[str, Context]) -> str:
@@ -147,35 +99,41 @@ def _excluded_by_context(cause: Cause, context: dict[str, Context]) -> str:
     return ""
 
 
-def _judge_cause(cause: Cause, at: tuple[str, int], proofs: list[_Seen],
+def _nearest(proofs: list[Proof], line: int) -> tuple[Proof, ...]:
+    """The :data:`PROOFS` lines nearest ``line``, in line order."""
+    nearest = sorted(dict.fromkeys(proofs), key=lambda p: abs(p.line - line))[:PROOFS]
+    return tuple(sorted(nearest, key=lambda p: p.line))
+
+
+def _judge_cause(cause: Cause, at: tuple[str, int], line: int, proofs: list[Line],
                  prior: list[tuple[int, str, str]], context: dict[str, Context]) -> Judged:
     api, index = at
     pro: list[Proof] = []
     con: list[Proof] = []
     for seen in proofs:
-        for ref in seen.refs:
+        for ref in seen.refs or ():
             if (ref.api, ref.cause) == at and ref.evidence < len(cause.evidence):
-                (con if cause.evidence[ref.evidence].against else pro).append(Proof(seen.line, seen.text))
+                (con if cause.evidence[ref.evidence].against else pro).append(Proof(seen.line, seen.shown()))
     for ev in cause.evidence:
         if ev.code is not None:
-            pro += [Proof(line, text) for line, name, text in prior if name == ev.code]
+            pro += [Proof(n, text) for n, name, text in prior if name == ev.code]
     if con:
-        return Judged(api, index, "excluded", tuple(con), "against")
+        return Judged(api, index, "excluded", _nearest(con, line), "against")
     why = _excluded_by_context(cause, context)
     if why:
-        line = context["mode" if why == "mode" else "framework"]
-        return Judged(api, index, "excluded", (Proof(line.line, f"{line.kind}: {line.value}"),), why)
+        shown = context["mode" if why == "mode" else "framework"]
+        return Judged(api, index, "excluded", (Proof(shown.line, f"{shown.kind}: {shown.value}"),), why)
     if pro:
-        return Judged(api, index, "confirmed", tuple(dict.fromkeys(pro)))
+        return Judged(api, index, "confirmed", _nearest(pro, line))
     return Judged(api, index, "candidate")
 
 
-def judge(code: StatusCode, api: str | None, line: int, proofs: list[_Seen],
+def judge(code: StatusCode, api: str | None, line: int, proofs: list[Line],
           prior: list[tuple[int, str, str]], context: dict[str, Context]) -> Diagnosis:
     """Every cause of ``code`` (of the ``api`` view, or of both when the API is not known) judged by
     the evidence lines ``proofs`` and the earlier failures ``prior`` near ``line``."""
     views = [v for v in code.views if api is None or v.api == api] or list(code.views)
-    judged = [_judge_cause(cause, (view.api, i), proofs, prior, context)
+    judged = [_judge_cause(cause, (view.api, i), line, proofs, prior, context)
               for view in views for i, cause in enumerate(view.causes)]
 
     def rank(j: Judged) -> tuple[int, int]:
@@ -196,7 +154,7 @@ def diagnose_text(code: StatusCode, text: str, registry: Registry, api: str | No
 
     lines = text.splitlines()[:TEXT_LINES]
     watch = ClueWatch(registry)
-    evidence = Watcher(registry, lambda _line: None)
+    evidence = Lines(registry, lambda _line: None)
     for no, line in enumerate(lines, 1):
         watch.line(line, no)
         evidence.line(line, no)
@@ -205,8 +163,7 @@ def diagnose_text(code: StatusCode, text: str, registry: Registry, api: str | No
         if clue.kind in CONTEXT_KINDS or clue.kind == "version":
             context.setdefault(clue.kind, Context(clue.kind, clue.value, clue.line_no))
     api = context["api"].value if "api" in context else api
-    proofs = [s for s in evidence.seen if any(r.code == code.name for r in s.refs)]
-    return judge(code, api, len(lines), proofs, [], context)
+    return judge(code, api, len(lines), evidence.holding(code.name), [], context)
 
 
 @cache
@@ -220,10 +177,13 @@ class Diagnoser:
     """Attaches a :class:`Diagnosis` to each failure hit of one log's events, holding them until the
     lines after the failure (:data:`WINDOW_LINES`) are read or the log ends."""
 
-    def __init__(self, registry: Registry, watch: ClueWatch, evidence: Watcher, times: object) -> None:
-        self._registry, self._watch, self._evidence, self._times = registry, watch, evidence, times
-        self._pending: list[Found] = []
+    def __init__(self, registry: Registry, watch: ClueWatch, evidence: Lines,
+                 times: Callable[[str], Stamp | None]) -> None:
+        self._watch, self._evidence, self._times = watch, evidence, times
+        self._pending: deque[Found] = deque()
         self._failures: list[tuple[int, str | None, str, str]] = []  # line, process, name, text
+        self._clues_read = 0  # clues of the watch looked at for context
+        self._context: list[Context] = []  # the context clues read so far (a few: each once per log)
         self._cache: dict[tuple, Diagnosis] = {}
 
     def feed(self, found: Found) -> Iterator[Found]:
@@ -231,17 +191,30 @@ class Diagnoser:
         for hit in found.hits:
             if hit.is_failure and hit.code is not None:
                 self._failures.append((hit.line_no, hit.process, hit.code.name, hit.line[:PROOF_TEXT]))
-        if len(self._failures) > 2 * KEEP:
-            del self._failures[:KEEP]
         self._pending.append(found)
-        progress = found.hits[0].line_no if found.hits else 0
-        while self._pending and self._settled(self._pending[0], progress):
-            yield self._diagnosed(self._pending.pop(0))
+        yield from self.read_to(found.hits[0].line_no if found.hits else 0)
+
+    def read_to(self, line: int) -> Iterator[Found]:
+        """The lines up to ``line`` are read: yield the events whose window is, in order."""
+        while self._pending and self._settled(self._pending[0], line):
+            yield self._diagnosed(self._pending.popleft())
+        self._forget(line)
 
     def flush(self) -> Iterator[Found]:
         """The events still held (the log has ended)."""
         while self._pending:
-            yield self._diagnosed(self._pending.pop(0))
+            yield self._diagnosed(self._pending.popleft())
+
+    def _forget(self, read: int) -> None:
+        """Let go of the evidence and failures that no failure held, or still to come, can need: the
+        held ones lie in their windows; the ones to come, after the lines read (the scanner may still
+        hold the last few lines' hits: twice the window is kept)."""
+        # The first event held holds the earliest failure held (events without one are not held).
+        held = [h.line_no for h in self._pending[0].hits if h.is_failure] if self._pending else []
+        cutoff = min([*held, read - WINDOW_LINES]) - WINDOW_LINES
+        self._evidence.forget_before(cutoff)
+        if self._failures and self._failures[0][0] < cutoff:
+            del self._failures[:bisect_left(self._failures, cutoff, key=lambda f: f[0])]
 
     @staticmethod
     def _settled(found: Found, progress: int) -> bool:
@@ -255,35 +228,43 @@ class Diagnoser:
                 object.__setattr__(hit, "diagnosis", self.diagnose(hit))
         return found
 
-    def _context(self, hit: Hit) -> dict[str, Context]:
-        """What the log has shown of the context so far (the first of each kind: a log is one
-        deployment's), and the API of the hit's own line prefix when no line said."""
+    def _context_of(self, hit: Hit) -> dict[str, Context]:
+        """What the log shows of the context up to the end of the failure's window (the first of
+        each kind: a log is one deployment's; a line past the window is not read the same in a file
+        and a pipe), and the API of the hit's own line prefix when no line said."""
+        clues = self._watch.clues
+        self._context += [Context(c.kind, c.value, c.line_no) for c in clues[self._clues_read:]
+                          if c.kind in CONTEXT_KINDS or c.kind == "version"]
+        self._clues_read = len(clues)
         out: dict[str, Context] = {}
-        for clue in self._watch.clues:
-            if clue.kind in CONTEXT_KINDS or clue.kind == "version":
-                out.setdefault(clue.kind, Context(clue.kind, clue.value, clue.line_no))
+        for shown in self._context:
+            if shown.line <= hit.line_no + WINDOW_LINES:
+                out.setdefault(shown.kind, shown)
         if "api" not in out and hit.process_api is not None:
             out["api"] = Context("api", hit.process_api, 0)
         return out
 
+    def _prior(self, hit: Hit, when: Stamp | None) -> list[tuple[int, str, str]]:
+        """The failures before ``hit`` in its window and process whose code is evidence of a cause."""
+        named = _named_codes(hit.code)
+        if not named:
+            return []
+        return [(line, code, text) for line, process, code, text in _near(self._failures, hit.line_no)
+                if code in named and line < hit.line_no and same_process(process, hit.process)
+                and within(when, self._times(text))]
+
     def diagnose(self, hit: Hit) -> Diagnosis:
         """The diagnosis of the failure ``hit`` from the lines read so far."""
         assert hit.code is not None
-        name = hit.code.name
-        proofs = [s for s in _near(self._evidence.seen, hit.line_no)
-                  if _same_process(s.process, hit.process) and any(r.code == name for r in s.refs)]
-        if proofs:
-            when = self._times(hit.line)  # type: ignore[operator]
-            proofs = [s for s in proofs if when is None or s.time is None or _seconds(when, s.time) <= WINDOW_SECONDS]
-        named = _named_codes(hit.code)
-        prior = [(line, code, text) for line, process, code, text in _near(self._failures, hit.line_no)
-                 if code in named and line < hit.line_no and _same_process(process, hit.process)] if named else []
-        context = self._context(hit)
+        when = self._times(hit.line)
+        proofs = self._evidence.near(hit.line_no, hit.process, hit.code.name, when)
+        prior = self._prior(hit, when)
+        context = self._context_of(hit)
         api = context["api"].value if "api" in context else hit.api
-        key = (name, api, tuple((s.line, s.refs) for s in proofs), tuple(prior), tuple(context.values()))
+        key = (hit.code.name, api, tuple(s.line for s in proofs), tuple(prior), tuple(context.values()))
         got = self._cache.get(key)
         if got is None:
-            if len(self._cache) >= KEEP:
+            if len(self._cache) >= 1024:
                 self._cache.clear()
             got = self._cache[key] = judge(hit.code, api, hit.line_no, proofs, prior, context)
         return got

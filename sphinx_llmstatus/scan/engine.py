@@ -486,7 +486,7 @@ def _still_wanted(literals: list[int] | None, skip: Container[int]) -> list[int]
 
 
 def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool,
-                   watch: LineWatch | None = None) -> Iterator[Hit]:
+                   watch: LineWatch | None = None, progress: bool = False) -> Iterator[Hit]:
     run = _Run(sc)
     m, starts_of = sc.matcher, sc.prefilter.starts_watched
     symptoms = sc.symptoms
@@ -524,12 +524,13 @@ def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool
                         continue
                 if e - s <= SHORT_LINE:
                     tokens = m.tokens(line, include_success=include_success)
-                    found = [(sym, i) for sym in symptoms if (i := line.find(sym.pattern)) >= 0]
+                    found = [(sym, i) for sym in symptoms if (i := line.find(sym.pattern)) >= 0
+                             and not sym.quoted(line)]
                 else:
                     present, may_hold = sc.present(raw)
                     tokens = m.tokens(line, include_success=include_success, present=present)
                     found = [(sym, i) for j, sym in enumerate(symptoms)
-                             if may_hold(j) and (i := line.find(sym.pattern)) >= 0]
+                             if may_hold(j) and (i := line.find(sym.pattern)) >= 0 and not sym.quoted(line)]
                 if not tokens and not found:
                     continue
                 ln = _Line(run.line_no, raw[:CONTEXT_SPAN], sc.prefix(line[:HEAD]), line)
@@ -546,6 +547,8 @@ def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool
                 last = data.rfind(b"\n", 0, end) + 1
                 run.tail.extend([*_heads_before(data, last, NEIGHBOURS - 1), data[last:min(end, last + CONTEXT_SPAN)]])
             yield from run.ready()
+            if progress:  # the lines read so far (scan_progress): a held failure's window may be whole
+                yield run.line_no - 1  # type: ignore[misc]
         else:
             _, text, lo, hi, base, head, final = seg
             if long_ln is None:
@@ -669,6 +672,13 @@ def scan_stream(
     evidence: :class:`LineWatch`), in the same pass.
     """
     return _scan_segments(iter_segments(stream), scanner(registry, engine), include_success, watch)
+
+
+def scan_progress(stream: BinaryIO, registry: Registry, include_success: bool,
+                  watch: LineWatch | None) -> Iterator[Hit | int]:
+    """:func:`scan_stream`'s hits and, after each block read, the number of lines read so far (an
+    ``int``): what lets a consumer that holds hits (the diagnosis) let them go as the stream goes."""
+    return _scan_segments(iter_segments(stream), scanner(registry), include_success, watch, progress=True)
 
 
 def scan_text(

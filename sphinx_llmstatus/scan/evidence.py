@@ -4,15 +4,29 @@ Each cause of a code may carry ``evidence`` (:class:`~..registry.model.Evidence`
 the format string of an upstream log call, matched as its literal pieces in
 order (linear), or a code whose earlier failure proves the cause. The scanner's
 prefilter finds the lines holding an evidence literal in its one pass over the
-stream (:attr:`Book.literals` join it, like the clue literals); :meth:`Book.read`
-then says which evidence such a line holds.
+stream (:attr:`Book.literals` join it, like the clue literals); :class:`Lines`
+keeps them, as found, while a failure near them may still need them, and reads
+them (:meth:`Book.read`, the writer, the time) only when one does.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..registry.clues import Stamp
 from ..registry.model import Cause, Evidence, Registry, StatusCode
+from .context import PrefixReader
+
+#: How far from a failure its evidence may be: lines before and after, and seconds when both are dated.
+WINDOW_LINES = 200
+WINDOW_SECONDS = 120
+#: Characters of an evidence line kept around the literal found (and of its start, for its writer).
+AROUND = 1000
+HEAD = 200
+#: Characters of an evidence line a report shows: the line, or its start and the text around the match.
+PROOF_TEXT = 300
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,3 +81,97 @@ def book(registry: Registry) -> Book:
             _BOOKS.clear()
         entry = _BOOKS[id(registry)] = (registry, Book(registry))
     return entry[1]
+
+
+class Line:
+    """An evidence line as the scan found it: its number, its start and the text around the literal
+    found; its evidence, writer and time are read when a failure near it asks (:meth:`Lines.near`)."""
+
+    __slots__ = ("line", "head", "text", "at", "whole", "literals", "refs", "process", "time")
+
+    def __init__(self, line: int, text: str, literals: list[str] | None) -> None:
+        self.line, self.literals, self.head = line, literals, text[:HEAD]
+        at = min((i for lit in literals or () if (i := text.find(lit)) >= 0), default=0)
+        lo = max(0, at - AROUND)  # a long line is kept around the literal (the pieces sit near it)
+        self.text, self.at, self.whole = text[lo:at + AROUND], at - lo, lo == 0 and at + AROUND >= len(text)
+        self.refs: tuple[Ref, ...] | None = None
+        self.process: str | None = None
+        self.time: Stamp | None = None
+
+    def shown(self) -> str:
+        """The line as a report shows it: whole up to :data:`PROOF_TEXT` characters; else its first
+        :data:`PROOF_TEXT` when the literal found is among them; else its start and the text there."""
+        if self.whole and len(self.text) <= PROOF_TEXT:
+            return self.text
+        if self.whole and self.at < PROOF_TEXT - 80:
+            return self.text[:PROOF_TEXT] + " …"
+        return f"{self.head[:80]} … {self.text[max(0, self.at - 40):self.at + 180]} …"
+
+
+class Lines:
+    """The evidence lines of one log, kept while a failure within :data:`WINDOW_LINES` of them may
+    still be judged: memory follows the window, not the log."""
+
+    def __init__(self, registry: Registry, times: Callable[[str], Stamp | None]) -> None:
+        self._book = book(registry)
+        self._prefix = PrefixReader(registry)
+        self._times = times
+        self.seen: list[Line] = []
+
+    def line(self, text: str, line_no: int, literals: list[str] | None = None) -> None:
+        """Keep ``text`` (line ``line_no``, holding the watched ``literals``) if it may be evidence."""
+        mine = literals if literals is None else [lit for lit in literals if lit in self._book.literals]
+        if mine != []:
+            self.seen.append(Line(line_no, text, mine))
+
+    def forget_before(self, line: int) -> None:
+        """Let go of the lines before ``line`` (no failure held or to come can need them): called
+        between blocks, so a block's lines wait for its failures."""
+        if self.seen and self.seen[0].line < line:
+            del self.seen[:bisect_left(self.seen, line, key=lambda s: s.line)]
+
+    def wants(self, literal: str) -> bool:
+        """True when ``literal`` is an evidence format's (its lines are always read)."""
+        return literal in self._book.literals
+
+    def near(self, line: int, process: str | None, code: str, when: Stamp | None) -> list[Line]:
+        """The lines within the window of ``line``, of ``process`` (or of no named one) and dated
+        within :data:`WINDOW_SECONDS` of ``when``, that hold evidence of ``code``'s causes."""
+        lo = bisect_left(self.seen, line - WINDOW_LINES, key=lambda s: s.line)
+        hi = bisect_right(self.seen, line + WINDOW_LINES, key=lambda s: s.line)
+        out = []
+        for seen in self.seen[lo:hi]:
+            self._read(seen)
+            if any(r.code == code for r in seen.refs or ()) and same_process(seen.process, process) \
+                    and within(when, seen.time):
+                out.append(seen)
+        return out
+
+    def holding(self, code: str) -> list[Line]:
+        """Every line kept that holds evidence of ``code``'s causes (a text read whole: an exception)."""
+        for seen in self.seen:
+            self._read(seen)
+        return [s for s in self.seen if any(r.code == code for r in s.refs or ())]
+
+    def _read(self, seen: Line) -> None:
+        if seen.refs is None:
+            seen.refs = self._book.read(seen.text, seen.literals)
+            seen.process = self._prefix(seen.head).process
+            seen.time = self._times(seen.head)
+
+
+def same_process(a: str | None, b: str | None) -> bool:
+    """Two lines' writers may be one process: the same, or either not named."""
+    return a is None or b is None or a == b
+
+
+def within(a: Stamp | None, b: Stamp | None) -> bool:
+    """Two lines' times are within :data:`WINDOW_SECONDS` (or either is not dated). A time without
+    a year is compared with the other in one leap year, so 29 February is a day like the others."""
+    if a is None or b is None:
+        return True
+    from datetime import datetime
+
+    if a[0] is None or b[0] is None:
+        a, b = (2000, *a[1:]), (2000, *b[1:])
+    return abs((datetime(*a) - datetime(*b)).total_seconds()) <= WINDOW_SECONDS  # type: ignore[arg-type]

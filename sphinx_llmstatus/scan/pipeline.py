@@ -17,8 +17,9 @@ from typing import BinaryIO, NamedTuple
 
 from ..registry.model import Registry
 from .bundles import inputs
-from .diagnosis import Diagnoser, Watcher
-from .engine import LineWatch, scan_stream, scan_with_context, scanner
+from .diagnosis import Diagnoser
+from .engine import LineWatch, scan_progress, scan_with_context, scanner
+from .evidence import Lines
 from .hit import Hit
 from .prefilter import ANY
 from .timeline import Clue, ClueWatch, Times
@@ -107,12 +108,12 @@ def _diagnosed(name: str, stream: BinaryIO, opts: ScanOptions, registry: Registr
                watch: ClueWatch) -> Iterator[Found]:
     """The log's events, each failure with its :class:`~.diagnosis.Diagnosis`."""
     times = Times(registry)
-    evidence = Watcher(registry, times)
+    evidence = Lines(registry, times)
     watched = _Watch(scanner(registry).watch_literals, watch, evidence)
     diagnoser = Diagnoser(registry, watch, evidence, times)
     try:
         for found in _found(name, stream, opts, registry, watched):
-            yield from diagnoser.feed(found)
+            yield from diagnoser.read_to(found) if isinstance(found, int) else diagnoser.feed(found)
     except KeyboardInterrupt:  # the report of what was read (llmstatus scan) keeps the held failures
         yield from diagnoser.flush()
         raise
@@ -123,7 +124,7 @@ class _Watch:
     """Hands the lines the prefilter finds for the scanner's watched literals to the clue and the
     evidence readers; a literal nothing wants any more (a context clue already read) is skipped."""
 
-    def __init__(self, literals: tuple[str, ...], clues: ClueWatch, evidence: Watcher) -> None:
+    def __init__(self, literals: tuple[str, ...], clues: ClueWatch, evidence: Lines) -> None:
         self._literals, self._clues, self._evidence = literals, clues, evidence
         self.skip: set[int] = set()
 
@@ -137,14 +138,15 @@ class _Watch:
 
 
 def _found(name: str, stream: BinaryIO, opts: ScanOptions, registry: Registry,
-           watched: LineWatch) -> Iterator[Found]:
+           watched: LineWatch | None) -> Iterator[Found | int]:
+    """The log's hits as :class:`Found` events and, between them, how many lines have been read."""
     if opts.context:
         for before, hits, after in scan_with_context(stream, opts.context, registry=registry,
                                                      include_success=opts.include_success, watch=watched):
             yield Found(name, before, hits, after)
         return
-    for hit in scan_stream(stream, registry=registry, include_success=opts.include_success, watch=watched):
-        yield Found(name, [], [hit], [])
+    for item in scan_progress(stream, registry, opts.include_success, watched):
+        yield item if isinstance(item, int) else Found(name, [], [item], [])
 
 
 def scan_diagnosed(text: str, registry: Registry | None = None, include_success: bool = False) -> list[Hit]:

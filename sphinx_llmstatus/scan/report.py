@@ -208,22 +208,23 @@ class Report:
             index = self._indexes[file] = (roles, peers)
         return index
 
-    def first_failures(self) -> list[dict[str, object]]:
+    def first_failures(self, lang: str = "en") -> list[dict[str, object]]:
         """``[{name, time, file, line, process, host, role}]`` ordered by time (failures without a
         time after the timed ones, in order of appearance), with ``after: {line, name, family,
         kind}`` when the process logged a symptom or another layer's code before it (the layer
         below that failed first, as often as not), ``remote_cluster`` when it named the cluster it
-        links with, and ``peer`` when the other side of that link was found (:func:`.peers.link`)."""
-        return [entry for _key, _file, _hit, entry in self.ordered()]
+        links with, ``peer`` when the other side of that link was found (:func:`.peers.link`), and
+        ``diagnosis`` (its texts in ``lang``)."""
+        return [entry for _key, _file, _hit, entry in self.ordered(lang)]
 
-    def ordered(self) -> list[tuple[tuple[str, str | None], str, Hit, dict[str, object]]]:
+    def ordered(self, lang: str = "en") -> list[tuple[tuple[str, str | None], str, Hit, dict[str, object]]]:
         """``(key, file, hit, entry)`` of each first failure, in the order of :meth:`first_failures`."""
         rows = {id(entry): (key, file, hit, entry) for key, (file, hit) in self.first.items()
-                for entry in (self._entry(key, file, hit),)}
+                for entry in (self._entry(key, file, hit, lang),)}
         entries = link(sort_by_time(row[3] for row in rows.values()), self.clusters())
         return [rows[id(entry)] for entry in entries]
 
-    def _entry(self, key: tuple[str, str | None], file: str, hit: Hit) -> dict[str, object]:
+    def _entry(self, key: tuple[str, str | None], file: str, hit: Hit, lang: str) -> dict[str, object]:
         place = self.places.get(file, Place())
         item: dict[str, object] = {"name": hit_name(hit), "time": time_text(self.time_of(file, hit)), "file": file,
                                    "line": hit.line_no, "process": hit.process, "host": place.host,
@@ -236,7 +237,7 @@ class Report:
         if remote is not None:
             item["remote_cluster"] = remote
         if hit.diagnosis is not None and hit.code is not None:
-            item["diagnosis"] = diagnosis_dict(hit.code, hit.diagnosis)  # type: ignore[arg-type]
+            item["diagnosis"] = diagnosis_dict(hit.code, hit.diagnosis, lang)  # type: ignore[arg-type]
         return item
 
     def clusters(self) -> list[dict[str, object]]:
@@ -255,9 +256,9 @@ class Report:
                             "role": self._role(file, clue.process)})
         return out
 
-    def as_dict(self) -> dict[str, object]:
-        """The JSON summary object (``llmstatus scan --summary --json``)."""
-        first = self.first_failures()
+    def as_dict(self, lang: str = "en") -> dict[str, object]:
+        """The JSON summary object (``llmstatus scan --summary --json``), its texts in ``lang``."""
+        first = self.first_failures(lang)
         return {
             "root_cause": root_cause(first),
             "first_failures": first,

@@ -79,7 +79,7 @@ def confirmed_lines(entry: Entry, lang: str) -> list[str]:
             continue
         evidence = item.get("evidence")
         first = evidence[0] if isinstance(evidence, list) and evidence and isinstance(evidence[0], Mapping) else {}
-        cause = str(item.get("cause"))
+        cause = str(item.get("cause")).replace("`", "")  # the registry's backticked names, as text shows them
         said = label("{cause} (line {line}: {text})", lang, cause=cause, line=first.get("line"),
                      text=str(first.get("text", "")).strip()) if first else cause
         out.append(f"{label('cause', lang)}: {said}")

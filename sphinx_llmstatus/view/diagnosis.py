@@ -1,42 +1,61 @@
 """What a failure's diagnosis says in a report, decided once: the lines of the text, Markdown and
-notebook reports (each face only lays them out, escaping the log's words its own way). Its JSON
-form is :func:`sphinx_llmstatus.scan.diagnosis.diagnosis_dict`."""
+notebook reports. Each face lays them out with its own escaping: the registry's words (with their
+`backticked` names) one way, the log's words another (:func:`said`). Its JSON form is
+:func:`sphinx_llmstatus.scan.diagnosis.diagnosis_dict`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import NamedTuple
+
 from ..registry.model import StatusCode
-from ..scan.diagnosis import Diagnosis
+from ..scan.diagnosis import Diagnosis, Proof
 
 #: Candidates whose checks a report lists when no line proves a cause (the JSON lists them all).
 CHECKS_SHOWN = 3
 
 
-def diagnosis_lines(code: StatusCode, diagnosis: Diagnosis, lang: str) -> list[tuple[str, str]]:
-    """The report's lines as ``(label, text)``: each confirmed cause (``cause``: its circumstance and
-    ``line N: <the line>``, then ``check`` and ``fix``); without one, ``cause`` says no line proves
-    one and the checks of the first candidates follow (``check``). The text holds log words: escape it."""
+class DiagnosisLine(NamedTuple):
+    """One line of a diagnosis: ``kind`` (``cause``, ``check``, ``fix``), ``text`` (the registry's
+    words, or ours) and ``proof`` (the log line that proves the cause, for a confirmed ``cause``)."""
+
+    kind: str
+    text: str
+    proof: Proof | None = None
+
+
+def diagnosis_lines(code: StatusCode, diagnosis: Diagnosis, lang: str) -> list[DiagnosisLine]:
+    """Each confirmed cause (``cause``, with the line nearest the failure that proves it; then
+    ``check`` and ``fix``); without one, a ``cause`` saying no line proves one, then the ``check``
+    of the first candidates (:data:`CHECKS_SHOWN`)."""
     from ..render.labels import label
 
     confirmed = diagnosis.where("confirmed")
-    out: list[tuple[str, str]] = []
+    out: list[DiagnosisLine] = []
     for judged in confirmed:
         cause = judged.of(code)
-        proof = judged.proofs[0]
-        said = label("{cause} (line {line}: {text})", lang, cause=cause.when.get(lang), line=proof.line,
-                     text=proof.text.strip())
-        out += [("cause", said), ("check", cause.check.get(lang)),
-                ("fix", cause.fix.get(lang))]
-    if confirmed:
-        return out
+        out += [DiagnosisLine("cause", cause.when.get(lang), judged.proofs[0]),
+                DiagnosisLine("check", cause.check.get(lang)), DiagnosisLine("fix", cause.fix.get(lang))]
     candidates = diagnosis.where("candidate")
-    if not candidates:
+    if confirmed or not candidates:
         return out
-    said = label("no line of the log proves one of its {n} known causes; the checks that tell them apart:",
-                 lang, n=len(candidates))
-    out.append(("cause", said))
+    out.append(DiagnosisLine("cause", label(
+        "no line of the log proves one of its {n} known causes; the checks that tell them apart:",
+        lang, n=len(candidates))))
     sep = "" if lang == "zh" else " "
-    out += [("check", j.of(code).when.get(lang) + sep + j.of(code).check.get(lang)) for j in candidates[:CHECKS_SHOWN]]
-    return out
+    return out + [DiagnosisLine("check", j.of(code).when.get(lang) + sep + j.of(code).check.get(lang))
+                  for j in candidates[:CHECKS_SHOWN]]
+
+
+def said(line: DiagnosisLine, lang: str, ours: Callable[[str], str], logs: Callable[[str], str]) -> str:
+    """``line``'s text as a face shows it: the registry's words through ``ours``, the log's through
+    ``logs`` (``cause (line N: <the line>)`` for a proven cause)."""
+    from ..render.labels import label
+
+    if line.proof is None:
+        return ours(line.text)
+    return label("{cause} (line {line}: {text})", lang, cause=ours(line.text), line=line.proof.line,
+                 text=logs(line.proof.text.strip()))
 
 
 def line_label(kind: str, lang: str) -> str:

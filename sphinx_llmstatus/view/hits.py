@@ -139,7 +139,7 @@ def report_notes(hits: list[Hit], lang: str) -> list[str]:
     layer's codes. The notebook's text, HTML and Markdown all show these lines (the HTML and
     Markdown used to leave them out)."""
     from ..render.labels import family_label, label
-    from ..render.text import plain, process_label
+    from ..render.text import log_safe, plain, process_label
     from ..scan.report import Report
 
     report = Report()
@@ -156,9 +156,10 @@ def report_notes(hits: list[Hit], lang: str) -> list[str]:
     for key, _file, hit, _entry in report.ordered():
         out.append(f"{first}: {line} {hit.line_no} {hit_name(hit)}, {process_label(hit.process, lang)}")
         if hit.diagnosis is not None and hit.code is not None:
-            from .diagnosis import diagnosis_lines, line_label
+            from .diagnosis import diagnosis_lines, line_label, said
 
-            out += [f"{line_label(kind, lang)}: {plain(text)}" for kind, text in
+            # Each face escapes these lines its way; the log's words are made terminal-safe first.
+            out += [f"{line_label(d.kind, lang)}: {said(d, lang, plain, log_safe)}" for d in
                     diagnosis_lines(hit.code, hit.diagnosis, lang)]  # type: ignore[arg-type]
         if key in report.preceded:
             out.append(after_note(report.preceded[key], lang))

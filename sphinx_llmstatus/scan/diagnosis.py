@@ -1,15 +1,16 @@
 """Which cause of a failure the log proves: the diagnosis each failure hit carries.
 
 For each LLM DataDist failure, the lines of the same process within
-:data:`WINDOW_LINES` lines and :data:`WINDOW_SECONDS` seconds before and after
-it are read for the evidence of the code's causes (:mod:`.evidence`). A cause
+:data:`~.evidence.WINDOW_LINES` lines and :data:`~.evidence.WINDOW_SECONDS`
+seconds before and after it are read for the evidence of the code's causes (:mod:`.evidence`). A cause
 is ``confirmed`` when such a line (or an earlier failure its evidence names)
 is there, ``excluded`` when a line rules it out or the log's context (framework,
 manager mode) is one it cannot apply to, and a ``candidate`` otherwise: never
 confirmed without a line. :class:`Diagnoser` holds each log's events until the
-lines after a failure are read, so a diagnosis is the same whether the hits
-stream, go to ``--summary`` or come from a ``-j`` worker; memory stays bounded
-by the window.
+lines after a failure are read (the scanner says how far it has read after
+each block), so a diagnosis is the same whether the hits stream, go to
+``--summary``, come from a ``-j`` worker, a file or a pipe; the evidence lines
+kept are those the windows of the failures held, or still to come, can need.
 """
 
 from __future__ import annotations

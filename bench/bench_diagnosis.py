@@ -2,7 +2,7 @@
 
 Generates (or reuses) ``bench_scan.py``'s busy log (one line in three with LLM
 DataDist tags, one in ``--every`` with a code) and times, in this process,
-alternating, the events of one log with and without the diagnosis: the codes
+alternating, the CPU time of the events of one log with and without the diagnosis: the codes
 alone, or as ``llmstatus scan`` reads the log (clue and evidence lines read in
 the same pass, each failure held by the
 :class:`~sphinx_llmstatus.scan.diagnosis.Diagnoser` until the lines after it
@@ -33,7 +33,7 @@ def _timed(log: Path, diagnose: bool) -> tuple[float, int]:
 
     registry = default_registry()
     opts = ScanOptions()
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: both run in this process, and it moves less than the wall clock
     diagnosed = 0
     with open(log, "rb") as stream:
         watch = ClueWatch(registry)
@@ -42,7 +42,7 @@ def _timed(log: Path, diagnose: bool) -> tuple[float, int]:
         for event in found:
             if not isinstance(event, int):  # ints: lines read so far
                 diagnosed += sum(1 for h in event.hits if h.diagnosis is not None)
-    return time.perf_counter() - start, diagnosed
+    return time.process_time() - start, diagnosed
 
 
 def main() -> int:

@@ -245,21 +245,23 @@ class Diagnoser:
             out["api"] = Context("api", hit.process_api, 0)
         return out
 
-    def _prior(self, hit: Hit, when: Stamp | None) -> list[tuple[int, str, str]]:
+    def _prior(self, hit: Hit) -> list[tuple[int, str, str]]:
         """The failures before ``hit`` in its window and process whose code is evidence of a cause."""
         named = _named_codes(hit.code)
         if not named:
             return []
         return [(line, code, text) for line, process, code, text in _near(self._failures, hit.line_no)
-                if code in named and line < hit.line_no and same_process(process, hit.process)
-                and within(when, self._times(text))]
+                if code in named and line < hit.line_no and same_process(process, hit.process)]
 
     def diagnose(self, hit: Hit) -> Diagnosis:
         """The diagnosis of the failure ``hit`` from the lines read so far."""
         assert hit.code is not None
-        when = self._times(hit.line)
-        proofs = self._evidence.near(hit.line_no, hit.process, hit.code.name, when)
-        prior = self._prior(hit, when)
+        proofs = self._evidence.near(hit.line_no, hit.process, hit.code.name)
+        prior = self._prior(hit)
+        if proofs or prior:  # the failure's time matters only to the lines that could prove a cause
+            when = self._times(hit.line)
+            proofs = [s for s in proofs if within(when, s.time)]
+            prior = [p for p in prior if within(when, self._times(p[2]))]
         context = self._context_of(hit)
         api = context["api"].value if "api" in context else hit.api
         key = (hit.code.name, api, tuple(s.line for s in proofs), tuple(prior), tuple(context.values()))

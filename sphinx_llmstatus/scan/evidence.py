@@ -134,16 +134,15 @@ class Lines:
         """True when ``literal`` is an evidence format's (its lines are always read)."""
         return literal in self._book.literals
 
-    def near(self, line: int, process: str | None, code: str, when: Stamp | None) -> list[Line]:
-        """The lines within the window of ``line``, of ``process`` (or of no named one) and dated
-        within :data:`WINDOW_SECONDS` of ``when``, that hold evidence of ``code``'s causes."""
+    def near(self, line: int, process: str | None, code: str) -> list[Line]:
+        """The lines within the window of ``line``, of ``process`` (or of no named one), that hold
+        evidence of ``code``'s causes (each read now, its ``time`` too: see :func:`within`)."""
         lo = bisect_left(self.seen, line - WINDOW_LINES, key=lambda s: s.line)
         hi = bisect_right(self.seen, line + WINDOW_LINES, key=lambda s: s.line)
         out = []
         for seen in self.seen[lo:hi]:
             self._read(seen)
-            if any(r.code == code for r in seen.refs or ()) and same_process(seen.process, process) \
-                    and within(when, seen.time):
+            if any(r.code == code for r in seen.refs or ()) and same_process(seen.process, process):
                 out.append(seen)
         return out
 

@@ -21,7 +21,8 @@ import sys
 from dataclasses import replace
 
 from ..registry.model import Registry
-from ..scan.pipeline import Closed, Event, Failed, Opened, ScanOptions
+from ..scan.events import Closed, Event, Failed, Opened
+from ..scan.pipeline import ScanOptions
 from ..scan.report import Place, Report, hit_name
 from ..scan.sources import walk
 from ..scan.timeline import Times, host_of, role_of_path
@@ -32,7 +33,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from ..scan.pipeline import Found
+    from ..scan.events import Found
     from .formats import Format
     from .plain import Args
     from .progress import Progress
@@ -57,7 +58,7 @@ class _Run:
 
     def replay(self, path: str, events: Iterator[Event]) -> None:
         """Take one path's events: count, write the hits, name what could not be read."""
-        from ..scan.pipeline import Found
+        from ..scan.events import Found
 
         for event in events:
             if isinstance(event, Found):

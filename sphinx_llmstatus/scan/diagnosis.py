@@ -28,7 +28,7 @@ from .evidence import PROOF_TEXT, WINDOW_LINES, Line, Lines, same_process, withi
 from .hit import Hit
 
 if TYPE_CHECKING:
-    from .pipeline import Found
+    from .events import Found
     from .timeline import ClueWatch
 
 #: Lines that prove a cause kept per cause, the nearest to the failure (a log repeating the line

@@ -27,8 +27,9 @@ from collections.abc import Iterable, Iterator
 from multiprocessing.pool import AsyncResult, Pool
 
 from ..registry.model import Registry
+from .events import Event, Found
 from .hit import Hit
-from .pipeline import Event, Found, ScanOptions, events
+from .pipeline import ScanOptions, events
 from .wire import Unpacker, pack
 
 _REGISTRY: Registry | None = None

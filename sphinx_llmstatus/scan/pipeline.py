@@ -13,16 +13,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import BinaryIO, NamedTuple
+from typing import BinaryIO
 
 from ..registry.model import Registry
 from .bundles import inputs
 from .diagnosis import Diagnoser
 from .engine import LineWatch, scan_progress, scan_with_context, scanner
+from .events import Closed, Event, Failed, Found, Opened
 from .evidence import Lines
 from .hit import Hit
 from .prefilter import ANY
-from .timeline import Clue, ClueWatch, Times
+from .timeline import ClueWatch, Times
 
 
 @dataclass(frozen=True)
@@ -35,37 +36,6 @@ class ScanOptions:
     #: What a ``-j`` worker runs on each line's hits to prepare their output (picklable; None:
     #: the command lays them out itself). The scan never imports a face: the command hands it in.
     render: Callable[[list[Hit], str], list[str]] | None = None
-
-
-class Opened(NamedTuple):
-    name: str
-    mtime: float | None
-    #: The outer path and each member's path (see :func:`.bundles.provenance`).
-    parts: tuple[str, ...] = ()
-
-
-class Found(NamedTuple):
-    name: str
-    before: list[tuple[int, str]]
-    hits: list[Hit]
-    after: list[tuple[int, str]]
-    #: Each hit's output as ``ScanOptions.render`` made it in a worker (empty: not made).
-    rendered: tuple[str, ...] = ()
-
-
-class Closed(NamedTuple):
-    name: str
-    damage: tuple[str, ...]
-    error: str | None
-    clues: tuple[Clue, ...]
-
-
-class Failed(NamedTuple):
-    name: str
-    reason: str
-
-
-Event = Opened | Found | Closed | Failed
 
 
 def default_jobs() -> int:

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..registry.model import Registry, StatusCode
-from .pipeline import Event, Found
+from .events import Event, Found
 
 
 def _code_key(code: StatusCode | None) -> tuple[str, int | None] | None:

@@ -1,0 +1,44 @@
+"""The events of scanning one log (:func:`.pipeline.events`): opened, a line's hits, closed, failed.
+
+Plain picklable records: a ``-j`` worker sends them to the command (:mod:`.parallel`,
+:mod:`.wire`), and the diagnosis holds them until the lines after a failure are read
+(:mod:`.diagnosis`).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .hit import Hit
+from .timeline import Clue
+
+
+class Opened(NamedTuple):
+    name: str
+    mtime: float | None
+    #: The outer path and each member's path (see :func:`.bundles.provenance`).
+    parts: tuple[str, ...] = ()
+
+
+class Found(NamedTuple):
+    name: str
+    before: list[tuple[int, str]]
+    hits: list[Hit]
+    after: list[tuple[int, str]]
+    #: Each hit's output as ``ScanOptions.render`` made it in a worker (empty: not made).
+    rendered: tuple[str, ...] = ()
+
+
+class Closed(NamedTuple):
+    name: str
+    damage: tuple[str, ...]
+    error: str | None
+    clues: tuple[Clue, ...]
+
+
+class Failed(NamedTuple):
+    name: str
+    reason: str
+
+
+Event = Opened | Found | Closed | Failed

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..registry.clues import Stamp
 from ..registry.model import CONTEXT_KINDS, Cause, Registry, StatusCode
-from .evidence import PROOF_TEXT, WINDOW_LINES, Line, Lines, same_process, within
+from .evidence import PROOF_TEXT, WINDOW_LINES, Line, Lines, same_process, seconds, within
 from .hit import Hit
 
 if TYPE_CHECKING:
@@ -106,24 +106,41 @@ def _nearest(proofs: list[Proof], line: int) -> tuple[Proof, ...]:
     return tuple(sorted(nearest, key=lambda p: p.line))
 
 
-def _judge_cause(cause: Cause, at: tuple[str, int], line: int, proofs: list[Line],
-                 prior: list[tuple[int, str, str]], context: dict[str, Context]) -> Judged:
-    api, index = at
-    pro: list[Proof] = []
-    con: list[Proof] = []
+class _Lines(NamedTuple):
+    """The lines that prove one cause, and those that rule it out."""
+
+    pro: list[Line]
+    con: list[Line]
+
+
+def _by_cause(code: StatusCode, proofs: list[Line]) -> dict[tuple[str, int], _Lines]:
+    """``proofs`` by the cause of ``code`` each proves or rules out: one pass, whatever their number."""
+    out: dict[tuple[str, int], _Lines] = {}
     for seen in proofs:
         for ref in seen.refs or ():
-            if (ref.api, ref.cause) == at and ref.evidence < len(cause.evidence):
-                (con if cause.evidence[ref.evidence].against else pro).append(Proof(seen.line, seen.shown()))
-    for ev in cause.evidence:
-        if ev.code is not None:
-            pro += [Proof(n, text) for n, name, text in prior if name == ev.code]
-    if con:
-        return Judged(api, index, "excluded", _nearest(con, line), "against")
+            found = ref.of(code) if ref.code == code.name else None
+            if found is not None:
+                lines = out.setdefault((ref.api, ref.cause), _Lines([], []))
+                (lines.con if found[1].against else lines.pro).append(seen)
+    return out
+
+
+def _shown(lines: list[Line], line: int) -> list[Proof]:
+    """The proofs of the :data:`PROOFS` lines of ``lines`` nearest ``line`` (each laid out once)."""
+    return [Proof(s.line, s.shown()) for s in sorted(lines, key=lambda s: abs(s.line - line))[:PROOFS]]
+
+
+def _judge_cause(cause: Cause, at: tuple[str, int], line: int, seen: _Lines,
+                 prior: list[tuple[int, str, str]], context: dict[str, Context]) -> Judged:
+    api, index = at
+    if seen.con:
+        return Judged(api, index, "excluded", _nearest(_shown(seen.con, line), line), "against")
     why = _excluded_by_context(cause, context)
     if why:
         shown = context["mode" if why == "mode" else "framework"]
         return Judged(api, index, "excluded", (Proof(shown.line, f"{shown.kind}: {shown.value}"),), why)
+    pro = _shown(seen.pro, line) + [Proof(n, text) for ev in cause.evidence if ev.code is not None
+                                    for n, name, text in prior if name == ev.code]
     if pro:
         return Judged(api, index, "confirmed", _nearest(pro, line))
     return Judged(api, index, "candidate")
@@ -134,7 +151,9 @@ def judge(code: StatusCode, api: str | None, line: int, proofs: list[Line],
     """Every cause of ``code`` (of the ``api`` view, or of both when the API is not known) judged by
     the evidence lines ``proofs`` and the earlier failures ``prior`` near ``line``."""
     views = [v for v in code.views if api is None or v.api == api] or list(code.views)
-    judged = [_judge_cause(cause, (view.api, i), line, proofs, prior, context)
+    by_cause = _by_cause(code, proofs)
+    none = _Lines([], [])
+    judged = [_judge_cause(cause, (view.api, i), line, by_cause.get((view.api, i), none), prior, context)
               for view in views for i, cause in enumerate(view.causes)]
 
     def rank(j: Judged) -> tuple[int, int]:
@@ -259,9 +278,9 @@ class Diagnoser:
         proofs = self._evidence.near(hit.line_no, hit.process, hit.code.name)
         prior = self._prior(hit)
         if proofs or prior:  # the failure's time matters only to the lines that could prove a cause
-            when = self._times(hit.line)
-            proofs = [s for s in proofs if within(when, s.time)]
-            prior = [p for p in prior if within(when, self._times(p[2]))]
+            when = seconds(self._times(hit.line))
+            proofs = [s for s in proofs if within(when, s.seconds)]
+            prior = [p for p in prior if within(when, seconds(self._times(p[2])))]
         context = self._context_of(hit)
         api = context["api"].value if "api" in context else hit.api
         key = (hit.code.name, api, tuple(s.line for s in proofs), tuple(prior), tuple(context.values()))

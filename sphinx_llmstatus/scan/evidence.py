@@ -25,6 +25,8 @@ WINDOW_SECONDS = 120
 #: Characters of an evidence line kept around the literal found (and of its start, for its writer).
 AROUND = 1000
 HEAD = 200
+#: Evidence lines of a failure's code read for it, the nearest (a log may repeat one every line).
+NEAREST = 32
 #: Characters of an evidence line a report shows: the line, or its start and the text around the match.
 PROOF_TEXT = 300
 
@@ -87,7 +89,7 @@ class Line:
     """An evidence line as the scan found it: its number, its start and the text around the literal
     found; its evidence, writer and time are read when a failure near it asks (:meth:`Lines.near`)."""
 
-    __slots__ = ("line", "head", "text", "at", "whole", "literals", "refs", "process", "time")
+    __slots__ = ("line", "head", "text", "at", "whole", "literals", "refs", "codes", "process", "time", "seconds")
 
     def __init__(self, line: int, text: str, literals: list[str] | None) -> None:
         self.line, self.literals, self.head = line, literals, text[:HEAD]
@@ -95,8 +97,10 @@ class Line:
         lo = max(0, at - AROUND)  # a long line is kept around the literal (the pieces sit near it)
         self.text, self.at, self.whole = text[lo:at + AROUND], at - lo, lo == 0 and at + AROUND >= len(text)
         self.refs: tuple[Ref, ...] | None = None
+        self.codes: frozenset[str] = frozenset()  # the codes whose causes it holds evidence of
         self.process: str | None = None
         self.time: Stamp | None = None
+        self.seconds: tuple[float | None, float] | None = None  # its time as seconds (see within)
 
     def shown(self) -> str:
         """The line as a report shows it: whole up to :data:`PROOF_TEXT` characters; else its first
@@ -142,21 +146,25 @@ class Lines:
         out = []
         for seen in self.seen[lo:hi]:
             self._read(seen)
-            if any(r.code == code for r in seen.refs or ()) and same_process(seen.process, process):
+            if code in seen.codes and same_process(seen.process, process):
                 out.append(seen)
+        if len(out) > NEAREST:  # a log repeating the line proves no more: the nearest are read
+            out = sorted(sorted(out, key=lambda s: abs(s.line - line))[:NEAREST], key=lambda s: s.line)
         return out
 
     def holding(self, code: str) -> list[Line]:
         """Every line kept that holds evidence of ``code``'s causes (a text read whole: an exception)."""
         for seen in self.seen:
             self._read(seen)
-        return [s for s in self.seen if any(r.code == code for r in s.refs or ())]
+        return [s for s in self.seen if code in s.codes]
 
     def _read(self, seen: Line) -> None:
         if seen.refs is None:
             seen.refs = self._book.read(seen.text, seen.literals)
+            seen.codes = frozenset(r.code for r in seen.refs)
             seen.process = self._prefix(seen.head).process
             seen.time = self._times(seen.head)
+            seen.seconds = seconds(seen.time)
 
 
 def same_process(a: str | None, b: str | None) -> bool:
@@ -164,13 +172,24 @@ def same_process(a: str | None, b: str | None) -> bool:
     return a is None or b is None or a == b
 
 
-def within(a: Stamp | None, b: Stamp | None) -> bool:
-    """Two lines' times are within :data:`WINDOW_SECONDS` (or either is not dated). A time without
-    a year is compared with the other in one leap year, so 29 February is a day like the others."""
-    if a is None or b is None:
-        return True
+def seconds(stamp: Stamp | None) -> tuple[float | None, float] | None:
+    """A time as seconds: in its own year (None without one) and in a leap year (2000), for
+    :func:`within`; None for no time."""
+    if stamp is None:
+        return None
     from datetime import datetime
 
-    if a[0] is None or b[0] is None:
-        a, b = (2000, *a[1:]), (2000, *b[1:])
-    return abs((datetime(*a) - datetime(*b)).total_seconds()) <= WINDOW_SECONDS  # type: ignore[arg-type]
+    epoch = datetime(1970, 1, 1)  # naive, as the log's times: no time zone, no daylight saving
+    in_2000 = (datetime(2000, *stamp[1:]) - epoch).total_seconds()
+    own = (datetime(*stamp) - epoch).total_seconds() if stamp[0] is not None else None  # type: ignore[arg-type]
+    return own, in_2000
+
+
+def within(a: tuple[float | None, float] | None, b: tuple[float | None, float] | None) -> bool:
+    """Two lines' times (:func:`seconds`) are within :data:`WINDOW_SECONDS`, or either is not dated.
+    A time without a year is compared with the other in one leap year, so 29 February is a day."""
+    if a is None or b is None:
+        return True
+    if a[0] is not None and b[0] is not None:
+        return abs(a[0] - b[0]) <= WINDOW_SECONDS
+    return abs(a[1] - b[1]) <= WINDOW_SECONDS

@@ -160,3 +160,69 @@ def test_a_hostile_evidence_format_is_refused_with_file_entry_and_field(tmp_path
     with pytest.raises(RegistryError) as err:
         load_registry([extra])  # the packaged files, then this one
     assert "extra.toml" in str(err.value) and "evidence[1].format" in str(err.value) and says in str(err.value)
+
+
+# -- a second tester's findings --------------------------------------------------------------------
+
+
+def test_each_failure_shows_its_own_nearest_proofs() -> None:
+    text = "\n".join([REFUSED] * 3 + [FAILED] + [NOISE] * 185 + [FAILED] + [NOISE] * 6 + [REFUSED] * 3) + "\n"
+    first, second = _diagnoses(text)
+    assert [p.line for p in first.where("confirmed")[0].proofs] == [1, 2, 3]
+    assert [p.line for p in second.where("confirmed")[0].proofs] == [197, 198, 199]
+
+
+def test_with_context_lines_a_held_failure_is_written_before_the_end_too() -> None:
+    proc = subprocess.Popen([*CLI, "scan", "--no-progress", "-C", "2", "-"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, env={**os.environ, "NO_COLOR": "1"})
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(("\n".join([FAILED, *[NOISE] * (WINDOW_LINES + 100)]) + "\n").encode())
+    proc.stdin.flush()
+    time.sleep(1)
+    proc.stdin.write(b"more\n")
+    proc.stdin.flush()
+    ready, _, _ = select.select([proc.stdout], [], [], 30)
+    try:
+        assert ready, "the failure waited for the end of the input"
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=30)
+
+
+def test_merge_speaks_the_language_asked_whatever_the_reports_spoke(tmp_path) -> None:
+    log = tmp_path / "a.log"
+    log.write_text(f"{REFUSED}\n{FAILED}\n", encoding="utf-8")
+    report = subprocess.run([*CLI, "scan", "--summary", "--json", "--lang", "zh", str(log)], capture_output=True,
+                            text=True, check=False).stdout
+    (tmp_path / "zh.json").write_text(report, encoding="utf-8")
+    text = subprocess.run([*CLI, "merge", "--lang", "en", str(tmp_path / "zh.json")], capture_output=True,
+                          text=True, check=False).stdout
+    assert "nothing accepts on that port" in text and "对端" not in text
+
+
+def test_a_raise_shown_one_argument_a_line_is_no_failure() -> None:
+    text = ('  File "/x/llm_datadist/v2/llm_datadist.py", line 275, in link_clusters\n'
+            "    raise_if_false(\n"
+            "        cluster.local_ip_info_list,\n"
+            '        "local_ip_info_list is empty. Call append_local_ip_info first"\n'
+            "    )\n"
+            "llm_datadist.status.LLMException: local_ip_info_list is empty. Call append_local_ip_info first\n")
+    assert [h.line_no for h in scan_diagnosed(text) if h.is_failure] == [6]
+
+
+def test_last_reads_the_end_of_a_long_exception_text() -> None:
+    from sphinx_llmstatus.registry.packaged import default_registry
+    from sphinx_llmstatus.scan.diagnosis import TEXT_LINES, diagnose_text
+
+    registry = default_registry()
+    code = registry.get("LLM_LINK_FAILED")
+    assert code is not None
+    text = "\n".join(["noise"] * (TEXT_LINES + 1) + [REFUSED])
+    assert diagnose_text(code, text, registry).where("confirmed")
+
+
+def test_a_date_without_a_year_on_31_december_is_next_to_1_january() -> None:
+    late = ("INFO 12-31 23:59:50 [x.py:1] Failed to connect peer 10.0.0.2:26000, error msg:Connection refused, "
+            "errno:111")
+    failed = FAILED.replace("2026-11-30-10:00:01", "2027-01-01-00:00:05")
+    assert _confirmed(f"{late}\n{failed}\n")[0]

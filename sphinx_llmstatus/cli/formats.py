@@ -73,7 +73,7 @@ class Format:
         from ..render.text import log_safe
         from ..view.deployment import merged_lines
 
-        return "".join(log_safe(line) + "\n" for line in merged_lines(summary, self.lang))
+        return "".join(log_safe(line) + "\n" for line in merged_lines(summary, self.lang, self.registry))
 
 
 def _terminal_width() -> int:
@@ -336,7 +336,7 @@ class MarkdownFormat(Format):
 
         # The same lines as the text: indented ones as (nested) list items, the others as paragraphs.
         out: list[str] = []
-        for line in merged_lines(summary, self.lang):
+        for line in merged_lines(summary, self.lang, self.registry):
             depth = (len(line) - len(line.lstrip(" "))) // 2
             if depth:
                 out.append("  " * (depth - 1) + f"- {esc(line.strip())}\n")

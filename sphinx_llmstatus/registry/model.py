@@ -521,8 +521,13 @@ class Symptom(_Record):
     raised: bool
     quoted_by: tuple[str, ...]
 
-    def quoted(self, line: str) -> bool:
-        """True when ``line`` quotes the message instead of saying it (a traceback's source line)."""
+    def quoted(self, line: str, at: int = 0) -> bool:
+        """True when ``line`` (the message found at ``at``) quotes the message instead of saying it:
+        a traceback's source line, which holds a ``quoted_by`` text, or, for a raised message, a
+        string literal of the source (the message right after a quote: Python 3.13 shows the whole
+        call, one argument a line)."""
+        if self.raised and line[at - 1:at] in ('"', "'"):
+            return True
         return any(text in line for text in self.quoted_by)
 
 

@@ -163,7 +163,8 @@ def judge(code: StatusCode, api: str | None, line: int, proofs: list[Line],
     return Diagnosis(tuple(sorted(judged, key=rank)), tuple(context.values()))
 
 
-#: Lines of an exception's text read by :func:`diagnose_text` (a traceback is short; a hostile one is cut).
+#: Lines of an exception's text read by :func:`diagnose_text`, its last (a traceback is short; a
+#: hostile one is cut, and the message ends it).
 TEXT_LINES = 10_000
 
 
@@ -172,10 +173,12 @@ def diagnose_text(code: StatusCode, text: str, registry: Registry, api: str | No
     and traceback (``%llmstatus --last``). Every line is evidence; the context is what any line shows."""
     from .timeline import ClueWatch
 
-    lines = text.splitlines()[:TEXT_LINES]
+    lines = text.splitlines()
+    first = max(0, len(lines) - TEXT_LINES)  # a traceback ends with its message: keep the end
+    lines = lines[first:]
     watch = ClueWatch(registry)
     evidence = Lines(registry, lambda _line: None)
-    for no, line in enumerate(lines, 1):
+    for no, line in enumerate(lines, first + 1):
         watch.line(line, no)
         evidence.line(line, no)
     context: dict[str, Context] = {}
@@ -183,7 +186,7 @@ def diagnose_text(code: StatusCode, text: str, registry: Registry, api: str | No
         if clue.kind in CONTEXT_KINDS or clue.kind == "version":
             context.setdefault(clue.kind, Context(clue.kind, clue.value, clue.line_no))
     api = context["api"].value if "api" in context else api
-    return judge(code, api, len(lines), evidence.holding(code.name), [], context)
+    return judge(code, api, first + len(lines), evidence.holding(code.name), [], context)
 
 
 @cache
@@ -201,7 +204,10 @@ class Diagnoser:
                  times: Callable[[str], Stamp | None]) -> None:
         self._watch, self._evidence, self._times = watch, evidence, times
         self._pending: deque[Found] = deque()
-        self._failures: list[tuple[int, str | None, str, str]] = []  # line, process, name, text
+        # The failures of the codes some cause names as evidence: line, process, name, text, time.
+        self._named = frozenset(ev.code for code in registry.codes for view in code.views for cause in view.causes
+                                for ev in cause.evidence if ev.code is not None)
+        self._failures: list[tuple[int, str | None, str, str, tuple[float | None, float] | None]] = []
         self._clues_read = 0  # clues of the watch looked at for context
         self._context: list[Context] = []  # the context clues read so far (a few: each once per log)
         self._cache: dict[tuple, Diagnosis] = {}
@@ -209,8 +215,9 @@ class Diagnoser:
     def feed(self, found: Found) -> Iterator[Found]:
         """Take ``found``; yield the events whose window has been read, in order."""
         for hit in found.hits:
-            if hit.is_failure and hit.code is not None:
-                self._failures.append((hit.line_no, hit.process, hit.code.name, hit.line[:PROOF_TEXT]))
+            if hit.is_failure and hit.code is not None and hit.code.name in self._named:
+                self._failures.append((hit.line_no, hit.process, hit.code.name, hit.line[:PROOF_TEXT],
+                                       seconds(self._times(hit.line))))
         self._pending.append(found)
         yield from self.read_to(found.hits[0].line_no if found.hits else 0)
 
@@ -264,12 +271,12 @@ class Diagnoser:
             out["api"] = Context("api", hit.process_api, 0)
         return out
 
-    def _prior(self, hit: Hit) -> list[tuple[int, str, str]]:
+    def _prior(self, hit: Hit) -> list[tuple[int, str, str, tuple[float | None, float] | None]]:
         """The failures before ``hit`` in its window and process whose code is evidence of a cause."""
         named = _named_codes(hit.code)
         if not named:
             return []
-        return [(line, code, text) for line, process, code, text in _near(self._failures, hit.line_no)
+        return [(line, code, text, when) for line, process, code, text, when in _near(self._failures, hit.line_no)
                 if code in named and line < hit.line_no and same_process(process, hit.process)]
 
     def diagnose(self, hit: Hit) -> Diagnosis:
@@ -280,15 +287,18 @@ class Diagnoser:
         if proofs or prior:  # the failure's time matters only to the lines that could prove a cause
             when = seconds(self._times(hit.line))
             proofs = [s for s in proofs if within(when, s.seconds)]
-            prior = [p for p in prior if within(when, seconds(self._times(p[2])))]
+            prior = [p for p in prior if within(when, p[3])]
         context = self._context_of(hit)
         api = context["api"].value if "api" in context else hit.api
-        key = (hit.code.name, api, tuple(s.line for s in proofs), tuple(prior), tuple(context.values()))
+        # Where the failure is matters once lines prove something (the nearest are shown first).
+        earlier = [p[:3] for p in prior]
+        key = (hit.code.name, api, tuple(s.line for s in proofs), tuple(earlier), tuple(context.values()),
+               hit.line_no if proofs or prior else None)
         got = self._cache.get(key)
         if got is None:
             if len(self._cache) >= 1024:
                 self._cache.clear()
-            got = self._cache[key] = judge(hit.code, api, hit.line_no, proofs, prior, context)
+            got = self._cache[key] = judge(hit.code, api, hit.line_no, proofs, earlier, context)
         return got
 
 

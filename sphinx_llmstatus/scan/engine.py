@@ -525,12 +525,12 @@ def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool
                 if e - s <= SHORT_LINE:
                     tokens = m.tokens(line, include_success=include_success)
                     found = [(sym, i) for sym in symptoms if (i := line.find(sym.pattern)) >= 0
-                             and not sym.quoted(line)]
+                             and not sym.quoted(line, i)]
                 else:
                     present, may_hold = sc.present(raw)
                     tokens = m.tokens(line, include_success=include_success, present=present)
                     found = [(sym, i) for j, sym in enumerate(symptoms)
-                             if may_hold(j) and (i := line.find(sym.pattern)) >= 0 and not sym.quoted(line)]
+                             if may_hold(j) and (i := line.find(sym.pattern)) >= 0 and not sym.quoted(line, i)]
                 if not tokens and not found:
                     continue
                 ln = _Line(run.line_no, raw[:CONTEXT_SPAN], sc.prefix(line[:HEAD]), line)
@@ -701,6 +701,7 @@ def scan_with_context(
     include_success: bool = False,
     engine: str | None = None,
     watch: LineWatch | None = None,
+    progress: bool = False,
 ) -> Iterator[tuple[list[tuple[int, str]], list[Hit], list[tuple[int, str]]]]:
     """Groups of hits with ``context`` lines around them, like ``grep -C``.
 
@@ -709,7 +710,8 @@ def scan_with_context(
     whole even where they hold hits themselves or belong to a neighbouring
     group's window, so that each group stands alone (a JSON object, a table
     row); a display that prints groups in order skips the lines it already
-    printed, as ``grep -C`` does.
+    printed, as ``grep -C`` does. With ``progress``, the number of lines read so far comes
+    between groups too (an ``int``, as :func:`scan_progress` gives it).
     The hits are those of :func:`scan_stream` (the same engine reads the
     stream); every line is also split out here to show the context, so this
     is slower. Memory: the :func:`scan_stream` bound plus ``context`` lines
@@ -746,9 +748,16 @@ def scan_with_context(
                 keep(counter[0], seg[5])
             yield seg
 
-    hits = _scan_segments(recording(iter_segments(stream)), scanner(registry, engine), include_success, watch)
+    hits = _scan_segments(recording(iter_segments(stream)), scanner(registry, engine), include_success, watch,
+                          progress)
     for hit in hits:
         g = group[0]
+        if isinstance(hit, int):  # lines read so far (progress): a group whose lines are all read is done
+            if g is not None and g[1][0].line_no + context <= hit:
+                yield g
+                group[0] = None
+            yield hit
+            continue
         if g is not None and g[1][0].line_no == hit.line_no:
             g[1].append(hit)
             continue

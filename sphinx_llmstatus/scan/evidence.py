@@ -139,18 +139,24 @@ class Lines:
         return literal in self._book.literals
 
     def near(self, line: int, process: str | None, code: str) -> list[Line]:
-        """The lines within the window of ``line``, of ``process`` (or of no named one), that hold
-        evidence of ``code``'s causes (each read now, its ``time`` too: see :func:`within`)."""
-        lo = bisect_left(self.seen, line - WINDOW_LINES, key=lambda s: s.line)
-        hi = bisect_right(self.seen, line + WINDOW_LINES, key=lambda s: s.line)
-        out = []
-        for seen in self.seen[lo:hi]:
-            self._read(seen)
-            if code in seen.codes and same_process(seen.process, process):
-                out.append(seen)
-        if len(out) > NEAREST:  # a log repeating the line proves no more: the nearest are read
-            out = sorted(sorted(out, key=lambda s: abs(s.line - line))[:NEAREST], key=lambda s: s.line)
-        return out
+        """The :data:`NEAREST` lines nearest ``line`` within its window, of ``process`` (or of no named
+        one), that hold evidence of ``code``'s causes, in line order; read from the failure outwards,
+        so a log repeating a line reads a few of them, not the window."""
+        seen = self.seen
+        lo = bisect_left(seen, line - WINDOW_LINES, key=lambda s: s.line)
+        hi = bisect_right(seen, line + WINDOW_LINES, key=lambda s: s.line)
+        before = bisect_left(seen, line, lo, hi, key=lambda s: s.line) - 1
+        after = before + 1
+        out: list[Line] = []
+        while len(out) < NEAREST and (before >= lo or after < hi):
+            if after >= hi or before >= lo and line - seen[before].line <= seen[after].line - line:
+                candidate, before = seen[before], before - 1
+            else:
+                candidate, after = seen[after], after + 1
+            self._read(candidate)
+            if code in candidate.codes and same_process(candidate.process, process):
+                out.append(candidate)
+        return sorted(out, key=lambda s: s.line)
 
     def holding(self, code: str) -> list[Line]:
         """Every line kept that holds evidence of ``code``'s causes (a text read whole: an exception)."""
@@ -192,4 +198,8 @@ def within(a: tuple[float | None, float] | None, b: tuple[float | None, float] |
         return True
     if a[0] is not None and b[0] is not None:
         return abs(a[0] - b[0]) <= WINDOW_SECONDS
-    return abs(a[1] - b[1]) <= WINDOW_SECONDS
+    apart = abs(a[1] - b[1]) % _LEAP_YEAR  # without a year, 31 December is next to 1 January
+    return min(apart, _LEAP_YEAR - apart) <= WINDOW_SECONDS
+
+
+_LEAP_YEAR = 366 * 86400.0

@@ -111,9 +111,9 @@ def _found(name: str, stream: BinaryIO, opts: ScanOptions, registry: Registry,
            watched: LineWatch | None) -> Iterator[Found | int]:
     """The log's hits as :class:`Found` events and, between them, how many lines have been read."""
     if opts.context:
-        for before, hits, after in scan_with_context(stream, opts.context, registry=registry,
-                                                     include_success=opts.include_success, watch=watched):
-            yield Found(name, before, hits, after)
+        for group in scan_with_context(stream, opts.context, registry=registry, include_success=opts.include_success,
+                                       watch=watched, progress=True):
+            yield group if isinstance(group, int) else Found(name, *group)
         return
     for item in scan_progress(stream, registry, opts.include_success, watched):
         yield item if isinstance(item, int) else Found(name, [], [item], [])

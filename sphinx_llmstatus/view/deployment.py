@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ..registry.model import Registry
 from ..render.labels import label
 
 Entry = Mapping[str, object]
@@ -68,9 +69,10 @@ def root_lines(root: Entry | None, count: int, lang: str) -> list[str]:
     return out
 
 
-def confirmed_lines(entry: Entry, lang: str) -> list[str]:
-    """A merged report's confirmed causes of one first failure, from its ``diagnosis`` (the JSON of
-    the scan that wrote it, in English): ``cause: ... (line N: ...)`` each; nothing without one."""
+def confirmed_lines(entry: Entry, lang: str, registry: Registry | None = None) -> list[str]:
+    """A merged report's confirmed causes of one first failure, from its ``diagnosis``: ``cause:
+    ... (line N: ...)`` each, the cause in ``lang`` from ``registry`` by its ``api`` and ``index``
+    (the report's own words when it names no cause the registry has); nothing without one."""
     diagnosis = entry.get("diagnosis")
     confirmed = diagnosis.get("confirmed") if isinstance(diagnosis, Mapping) else None
     out = []
@@ -79,14 +81,24 @@ def confirmed_lines(entry: Entry, lang: str) -> list[str]:
             continue
         evidence = item.get("evidence")
         first = evidence[0] if isinstance(evidence, list) and evidence and isinstance(evidence[0], Mapping) else {}
-        cause = str(item.get("cause")).replace("`", "")  # the registry's backticked names, as text shows them
+        cause = _cause_text(entry.get("name"), item, lang, registry).replace("`", "")  # as text shows names
         said = label("{cause} (line {line}: {text})", lang, cause=cause, line=first.get("line"),
                      text=str(first.get("text", "")).strip()) if first else cause
         out.append(f"{label('cause', lang)}: {said}")
     return out
 
 
-def merged_lines(summary: Mapping[str, object], lang: str) -> list[str]:
+def _cause_text(name: object, item: Mapping[str, object], lang: str, registry: Registry | None) -> str:
+    """The registry's words for the cause ``item`` names (``api``, ``index``) of code ``name``."""
+    code = registry.get(name) if registry is not None and isinstance(name, str) else None
+    view = code.view(str(item.get("api"))) if code is not None else None
+    index = item.get("index")
+    if view is not None and isinstance(index, int) and not isinstance(index, bool) and 0 <= index < len(view.causes):
+        return view.causes[index].when.get(lang)
+    return str(item.get("cause"))
+
+
+def merged_lines(summary: Mapping[str, object], lang: str, registry: Registry | None = None) -> list[str]:
     """A merged summary (``llmstatus merge``) as lines: the root-cause candidate, each first failure
     (time, node, file, line, process, code, the other side of its link), the counts."""
     entries = summary.get("first_failures")
@@ -99,7 +111,7 @@ def merged_lines(summary: Mapping[str, object], lang: str) -> list[str]:
         process = entry.get("process") or label("process (unnamed)", lang)
         place = ":".join(str(part) for part in (entry.get("file"), entry.get("line")) if part is not None)
         out.append("  " + "  ".join(str(part) for part in (where(entry, lang), place, process, entry.get("name")) if part))
-        out += ["    " + line for line in confirmed_lines(entry, lang)]
+        out += ["    " + line for line in confirmed_lines(entry, lang, registry)]
         note = peer_note(entry, lang)
         if note:
             out.append("    " + note)

@@ -42,6 +42,7 @@ def test_evidence_is_kept_while_a_held_failure_needs_it() -> None:
     assert any("Connection refused" in w for w in _confirmed(text)[0])
 
 
+@pytest.mark.slow  # seconds: 10,000 lines, or a live pipe
 def test_a_failure_after_each_evidence_line_is_proven_every_time() -> None:
     text = "".join(f"{REFUSED}\n{FAILED}\n" for _ in range(5_000))
     assert all(any("Connection refused" in w for w in causes) for causes in _confirmed(text))
@@ -125,6 +126,7 @@ def test_the_summary_json_speaks_the_language_asked(tmp_path) -> None:
     assert "对端" in json.loads(out)["first_failures"][0]["diagnosis"]["confirmed"][0]["cause"]
 
 
+@pytest.mark.slow  # seconds: 10,000 lines, or a live pipe
 def test_a_held_failure_is_written_once_its_window_is_read_not_at_the_end() -> None:
     proc = subprocess.Popen([*CLI, "scan", "--no-progress", "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             env={**os.environ, "NO_COLOR": "1"})
@@ -172,6 +174,7 @@ def test_each_failure_shows_its_own_nearest_proofs() -> None:
     assert [p.line for p in second.where("confirmed")[0].proofs] == [197, 198, 199]
 
 
+@pytest.mark.slow  # seconds: 10,000 lines, or a live pipe
 def test_with_context_lines_a_held_failure_is_written_before_the_end_too() -> None:
     proc = subprocess.Popen([*CLI, "scan", "--no-progress", "-C", "2", "-"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, env={**os.environ, "NO_COLOR": "1"})

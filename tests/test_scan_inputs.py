@@ -41,7 +41,7 @@ CORRUPT = {
     "cut.gz": lambda: gzip.compress(BIG)[:20_000],
     "garbage.gz": lambda: b"\x1f\x8b\x08garbage",
     "bitflip.gz": lambda: (lambda d: d[:200] + bytes(b ^ 0xFF for b in d[200:400]) + d[400:])(gzip.compress(BIG)),
-    "cut.xz": lambda: lzma.compress(BIG)[:5_000],
+    "cut.xz": lambda: lzma.compress(BIG, preset=0)[:5_000],  # preset 0: the cut is what counts, not the ratio
     "junk.xz": lambda: b"\xfd7zXZ\x00junk",
     "cut.bz2": lambda: bz2.compress(BIG)[:5_000],
     "junk.zst": lambda: b"\x28\xb5\x2f\xfdjunkjunk",

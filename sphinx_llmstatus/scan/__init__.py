@@ -9,7 +9,10 @@ Public contract, shared by the ``llmstatus scan`` command and the
 * :func:`scan_with_context` for ``grep -C`` style groups;
 * :func:`sphinx_llmstatus.scan.pipeline.events` for a path (a file, a bundle of
   logs, standard input) as events, the same in this process and in the ``-j N``
-  workers of :mod:`sphinx_llmstatus.scan.parallel`.
+  workers of :mod:`sphinx_llmstatus.scan.parallel`; each failure hit carries its
+  :class:`~sphinx_llmstatus.scan.diagnosis.Diagnosis` (which cause the lines
+  around it prove); :func:`sphinx_llmstatus.scan.pipeline.scan_diagnosed` gives
+  the same for a string (a notebook cell).
 
 The recognition rules are documented in :mod:`sphinx_llmstatus.scan.rules`.
 """

@@ -299,6 +299,8 @@ class LogFormat(_Record):
 CLUE_KINDS = ("time", "cluster", "peer", "role", "framework", "mode", "api", "version")
 #: The clue kinds that tell what a line shows with :attr:`LogClue.shows`: the context a diagnosis reads.
 CONTEXT_KINDS = ("framework", "mode", "api")
+#: The clue kinds read once per log: the context and CANN's version (the first line says it).
+ONCE_KINDS = (*CONTEXT_KINDS, "version")
 #: LLM DataDist's manager modes (``applies_to.modes`` of a cause).
 MODES = ("CacheManager", "KvCacheManager")
 #: The roles of a process in a disaggregated deployment.

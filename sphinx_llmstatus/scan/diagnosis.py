@@ -23,8 +23,8 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..registry.clues import Stamp
-from ..registry.model import CONTEXT_KINDS, Cause, Registry, StatusCode
-from .evidence import PROOF_TEXT, WINDOW_LINES, Line, Lines, same_process, seconds, within
+from ..registry.model import ONCE_KINDS, Cause, Registry, StatusCode
+from .evidence import PROOF_TEXT, WINDOW_LINES, Line, Lines, book, same_process, seconds, within
 from .hit import Hit
 
 if TYPE_CHECKING:
@@ -183,7 +183,7 @@ def diagnose_text(code: StatusCode, text: str, registry: Registry, api: str | No
         evidence.line(line, no)
     context: dict[str, Context] = {}
     for clue in watch.clues:
-        if clue.kind in CONTEXT_KINDS or clue.kind == "version":
+        if clue.kind in ONCE_KINDS:
             context.setdefault(clue.kind, Context(clue.kind, clue.value, clue.line_no))
     api = context["api"].value if "api" in context else api
     return judge(code, api, first + len(lines), evidence.holding(code.name), [], context)
@@ -205,8 +205,7 @@ class Diagnoser:
         self._watch, self._evidence, self._times = watch, evidence, times
         self._pending: deque[Found] = deque()
         # The failures of the codes some cause names as evidence: line, process, name, text, time.
-        self._named = frozenset(ev.code for code in registry.codes for view in code.views for cause in view.causes
-                                for ev in cause.evidence if ev.code is not None)
+        self._named = book(registry).named
         self._failures: list[tuple[int, str | None, str, str, tuple[float | None, float] | None]] = []
         self._clues_read = 0  # clues of the watch looked at for context
         self._context: list[Context] = []  # the context clues read so far (a few: each once per log)
@@ -261,7 +260,7 @@ class Diagnoser:
         and a pipe), and the API of the hit's own line prefix when no line said."""
         clues = self._watch.clues
         self._context += [Context(c.kind, c.value, c.line_no) for c in clues[self._clues_read:]
-                          if c.kind in CONTEXT_KINDS or c.kind == "version"]
+                          if c.kind in ONCE_KINDS]
         self._clues_read = len(clues)
         out: dict[str, Context] = {}
         for shown in self._context:

@@ -92,14 +92,14 @@ class Scanner:
 
     def _once(self, registry: Registry) -> frozenset[int]:
         """The watched literals only context clues hold (read once per log: :class:`~.timeline.ClueWatch`)."""
-        from ..registry.model import CONTEXT_KINDS
+        from ..registry.model import ONCE_KINDS
 
         evidence = book(registry).literals
         kinds: dict[str, set[str]] = {}
         for clue in getattr(registry, "log_clues", ()):
             kinds.setdefault(clue.literal, set()).add(clue.kind)
         return frozenset(i for i, lit in enumerate(self.watch_literals) if lit not in evidence
-                         and kinds.get(lit, set()) <= {*CONTEXT_KINDS, "version"})
+                         and kinds.get(lit, set()) <= set(ONCE_KINDS))
 
     def present(self, data: bytes) -> tuple[Container[int] | None, Callable[[int], bool]]:
         """For a line (``data``, its bytes) longer than :data:`~.rules.SHORT_LINE`: the indexes of the

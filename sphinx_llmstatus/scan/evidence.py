@@ -55,12 +55,17 @@ class Book:
 
     def __init__(self, registry: Registry) -> None:
         self._by_literal: dict[str, list[tuple[Ref, Evidence]]] = {}
+        named: set[str] = set()
         for code in registry.codes:
             for view in code.views:
                 for i, cause in enumerate(view.causes):
                     for j, ev in enumerate(cause.evidence):
                         if ev.format:
                             self._by_literal.setdefault(ev.literal, []).append((Ref(code.name, view.api, i, j), ev))
+                        elif ev.code is not None:
+                            named.add(ev.code)
+        #: The codes whose earlier failure is evidence of some cause (their failures are kept).
+        self.named: frozenset[str] = frozenset(named)
         #: The literals of every evidence format, for the scanner's prefilter.
         self.literals: frozenset[str] = frozenset(self._by_literal)
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from ..registry.clues import Stamp, read_clue, read_stamp, stamp_text
-from ..registry.model import CONTEXT_KINDS, LogClue, Registry
+from ..registry.model import ONCE_KINDS, LogClue, Registry
 from .context import PrefixReader
 
 #: Words of a node's directory or file name that say its role. Deployment scripts name pods and
@@ -92,7 +92,7 @@ class ClueWatch:
             value = read_clue(clue, line)
             if value is None:
                 continue
-            if clue.kind in CONTEXT_KINDS or clue.kind == "version":
+            if clue.kind in ONCE_KINDS:
                 self._fired.add(clue.id)
             self.clues.append(Clue(clue.kind, value, line_no, self._prefix(line).process, self._times(line)))
 

@@ -1,22 +1,27 @@
-"""``llmstatus scan`` against ``LC_ALL=C grep -cE``, whatever the words of the log (issue 10).
+"""``llmstatus scan`` against ``grep`` and ``ripgrep``, whatever the words of the log (issues 10, 20).
 
-Generates two logs under ``bench/_work/`` (one line in ``--every`` carries a
-real code in one of the real formats):
+Generates three logs under ``bench/_work/`` (one line in ``--every`` carries a
+real code in one of the real formats), and a gzip copy of the busy one:
 
-* ``tagged``: one line in three also carries LLM DataDist module tags and
+* ``quiet``: no LLM DataDist words;
+* ``busy``: one line in three also carries LLM DataDist module tags and
   names (``[llm_datadist.cc:..]``, ``LinkLlmClusters``, ``LLM_DATADIST``...),
   which every literal prefilter trips over;
-* ``plain``: no such lines.
+* ``decoy``: three lines in ten hold numbers of the LLM DataDist range as
+  field values (``remote_ip=1343270921``, ``cluster_id:1343271024``), which
+  are no codes.
 
-For each, in the same run, alternating (median of ``--rounds`` pairs):
+For each, in the same run, alternating (median of ``--rounds`` rounds):
 
-* ``LC_ALL=C grep -cE PATTERN FILE`` (PATTERN: the README's ERE for the codes);
-* ``llmstatus scan --json FILE`` (whole process, output to /dev/null): bar >= 1.0x grep;
-* ``cat FILE | llmstatus scan --json -`` (a pipe): bar >= 0.5x grep;
+* ``LC_ALL=C grep -cE PATTERN FILE`` and ``rg -c PATTERN FILE`` (PATTERN: the
+  README's ERE for the codes; ``zcat | grep -cE`` for the ``.gz``);
+* ``llmstatus scan --json FILE`` (whole process, output to /dev/null): bar >= 1.0x;
+* ``cat FILE | llmstatus scan --json -`` (a pipe): bar >= 0.8x;
 
-then the prefilter engines alone on the tagged log (``--engines``: Hyperscan,
-RE2 through ``google-re2`` when installed, Python ``re``), the worst time of
-any 1 MB line, junk or dense with real codes (bar < 50 ms), and the peak RSS of ``llmstatus scan -``
+then the cost per MB of the slowest shape over the fastest (bar <= 2x), the
+prefilter engines alone on the busy log (Hyperscan, RE2 through
+``google-re2`` when installed, Python ``re``), the time of each 1 MB line,
+junk or dense with real codes, and the peak RSS of ``llmstatus scan -``
 streaming ``--rss-gb`` GB (bar < 100 MB). The machine's load average is
 printed with the figures: the ratios are measured within one run.
 
@@ -51,6 +56,15 @@ TAGGED = [
     "LinkLlmClusters start, cluster_id={c}, remote_ip=192.168.1.{i}, LLM_DATADIST link {i}",
     "(VllmWorker rank=0 pid=123) INFO 12-{d:02d} 10:{m:02d}:{s:02d} [llmdatadist_c_mgr_connector.py:{l}] "
     "LLMDataDist pull_blocks done, LLM_ENGINE step {i}, kv blocks {c}",
+]
+#: Field values in the LLM DataDist number range that are no codes (issue 20): an IP written as an
+#: integer falls there whenever it is in 80.16.176.0/20, and LLM DataDist's cluster options write
+#: IPs as integers; ids and byte counts fall there too. {v} is a number of that range.
+DECOY = [
+    "[INFO] GE(12345,python):2025-11-{d:02d}-10:{m:02d}:{s:02d}.{ms:03d}.{us:03d} [llm_link_mgr.cc:{l}] "
+    "link cluster_id:{v}, remote_ip={v}, remote_port={c}, local_ip=3232235777",
+    "[INFO] HCCL(777,python):2025-11-{d:02d}-11:{m:02d}:{s:02d}.{ms:03d}.{us:03d} [transport.cc:{l}] "
+    "connect remoteIp {v} port: {c} rank {i} size={v}",
 ]
 WITH_CODE = [
     "llm_datadist.status.LLMException: [link] failed, error code is LLMStatusCode.LLM_LINK_FAILED, {{3: 0, 19: 1}}.",
@@ -103,8 +117,17 @@ def _dense() -> dict[str, str]:
     }
 
 
-def generate(path: Path, megabytes: float, every: int, tagged: bool, seed: int = 1) -> int:
-    """Write about ``megabytes`` MB of log to ``path``; return the number of lines with a code."""
+#: The shapes of log measured: what lines come between the lines with a code.
+SHAPES = {
+    "quiet": "no LLM DataDist words",
+    "busy": "one line in three with LLM DataDist tags",
+    "decoy": "3 lines in 10 with LLM-range numbers as field values",
+}
+
+
+def generate(path: Path, megabytes: float, every: int, shape: str, seed: int = 1) -> int:
+    """Write about ``megabytes`` MB of log of ``shape`` (:data:`SHAPES`) to ``path``; return the
+    number of lines with a code."""
     rnd = random.Random(seed)
     target = int(megabytes * 1_000_000)
     written = coded = 0
@@ -116,14 +139,17 @@ def generate(path: Path, megabytes: float, every: int, tagged: bool, seed: int =
             if n % every == 0:
                 template = rnd.choice(WITH_CODE)
                 coded += 1
-            elif tagged and n % 3 == 0:
+            elif shape == "busy" and n % 3 == 0:
                 template = rnd.choice(TAGGED)
+            elif shape == "decoy" and n % 10 < 3:
+                template = rnd.choice(DECOY)
             else:
                 template = rnd.choice(ORDINARY)
             line = template.format(
                 d=rnd.randint(1, 28), m=rnd.randint(0, 59), s=rnd.randint(0, 59), ms=rnd.randint(0, 999),
                 us=rnd.randint(0, 999), l=rnd.randint(1, 3000), c=rnd.randint(0, 99999),
-                i=rnd.randint(0, 255), h=f"{rnd.getrandbits(80):020x}") + "\n"
+                i=rnd.randint(0, 255), h=f"{rnd.getrandbits(80):020x}",
+                v=rnd.randint(0x5010B000, 0x5010BFFF)) + "\n"
             lines.append(line)
             written += len(line)
             if len(lines) >= 10000:
@@ -144,26 +170,38 @@ def timed(cmd: str | list[str], shell: bool = False, env: dict | None = None) ->
 BAR_MB = 200
 
 
-def ratios(log: Path, script: Path, rounds: int) -> None:
-    grep = ["grep", "-cE", GREP_PATTERN, str(log)]
+def ratios(log: Path, script: Path, rounds: int) -> float:
+    """Time ``llmstatus scan --json`` on ``log`` (a file, a pipe; a ``.gz`` log as such) against
+    ``LC_ALL=C grep -cE`` and ``rg -c`` with the README's pattern (``zcat | grep -cE`` for a
+    ``.gz``), alternating, median of ``rounds``; print the ratios and return our seconds per MB."""
     env_c = {**os.environ, "LC_ALL": "C"}
-    ours_file = f"'{script}' scan --json '{log}' > /dev/null"
-    ours_pipe = f"cat '{log}' | '{script}' scan --json - > /dev/null"
-    t_grep, t_file, t_pipe = [], [], []
+    gz = log.suffix == ".gz"
+    pattern = GREP_PATTERN.replace("'", "")  # (it holds no quote: shell-safe between quotes)
+    baselines = {"zcat | LC_ALL=C grep -cE": f"zcat '{log}' | grep -cE '{pattern}'"} if gz else {
+        "LC_ALL=C grep -cE": f"grep -cE '{pattern}' '{log}'"}
+    if not gz and shutil.which("rg"):
+        baselines["rg -c"] = f"rg -c '{pattern}' '{log}'"
+    ours = {"llmstatus scan --json FILE": f"'{script}' scan --json '{log}' > /dev/null"}
+    if not gz:
+        ours["cat FILE | llmstatus scan -"] = f"cat '{log}' | '{script}' scan --json - > /dev/null"
+    times: dict[str, list[float]] = {name: [] for name in (*baselines, *ours)}
     for _ in range(rounds):
-        t_grep.append(timed(grep, env=env_c))
-        t_file.append(timed(ours_file, shell=True))
-        t_grep.append(timed(grep, env=env_c))
-        t_pipe.append(timed(ours_pipe, shell=True))
+        for name, cmd in (*baselines.items(), *ours.items()):
+            times[name].append(timed(cmd, shell=True, env=env_c))
     size = log.stat().st_size / 1e6
-    g = statistics.median(t_grep)
-    f, p = statistics.median(t_file), statistics.median(t_pipe)
-    print(f"  LC_ALL=C grep -cE          {size / g:7.0f} MB/s ({g:.3f} s)")
-    print(f"  llmstatus scan --json FILE {size / f:7.0f} MB/s ({f:.3f} s)  {g / f:.2f}x grep (bar >= 1.0x)")
-    print(f"  cat FILE | llmstatus scan -{size / p:7.0f} MB/s ({p:.3f} s)  {g / p:.2f}x grep (bar >= 0.5x)")
+    if gz:  # throughput of the log it holds
+        size = int(subprocess.run(f"zcat '{log}' | wc -c", shell=True, capture_output=True, text=True).stdout) / 1e6
+    best = {name: statistics.median(t) for name, t in times.items()}
+    for name in baselines:
+        print(f"  {name:28s} {size / best[name]:7.0f} MB/s ({best[name]:.3f} s)")
+    for name in ours:
+        bar = 0.8 if name.startswith("cat") else 1.0
+        vs = "  ".join(f"{best[b] / best[name]:.2f}x {b.split()[-2] if 'grep' in b else 'rg'}" for b in baselines)
+        print(f"  {name:28s} {size / best[name]:7.0f} MB/s ({best[name]:.3f} s)  {vs} (bar >= {bar}x)")
     if size < BAR_MB:
         print(f"  (the bars are for {BAR_MB} MB: on {size:.0f} MB the start of the Python process "
               "weighs more against grep)")
+    return best["llmstatus scan --json FILE"] / size
 
 
 def engines(log: Path) -> None:
@@ -307,23 +345,29 @@ def main() -> int:
     print(f"python {sys.version.split()[0]}; scan engine {scanner().engine}; {os.cpu_count()} CPUs; "
           f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     logs = {}
-    for kind in ("tagged", "plain"):
-        log = WORK / f"scan_{kind}_{args.mb:g}mb_every{args.every}.log"
+    for shape in SHAPES:
+        log = WORK / f"scan_{shape}_{args.mb:g}mb_every{args.every}.log"
         if not log.exists():
             print(f"generating {log} ...")
-            generate(log, args.mb, args.every, kind == "tagged")
-        logs[kind] = log
-    for kind, log in logs.items():
-        what = "one line in three with LLM DataDist tags" if kind == "tagged" else "no such lines"
-        print(f"{kind} log ({what}), {log.stat().st_size / 1e6:.0f} MB, median of {args.rounds} pairs:")
-        ratios(log, script, args.rounds)
+            generate(log, args.mb, args.every, shape)
+        logs[shape] = log
+    packed = logs["busy"].with_suffix(".log.gz")
+    if not packed.exists():  # made by the real tool, as logs are rotated
+        subprocess.run(["gzip", "-k", "-6", str(logs["busy"])], check=True)
+    per_mb = {}
+    for shape, log in [*logs.items(), ("busy, gzip", packed)]:
+        what = SHAPES.get(shape, "the busy log compressed by gzip -6")
+        print(f"{shape} log ({what}), {log.stat().st_size / 1e6:.0f} MB, median of {args.rounds} rounds:")
+        per_mb[shape] = ratios(log, script, args.rounds)
+    plain = {k: v for k, v in per_mb.items() if "gzip" not in k}
+    print(f"cost per MB, slowest shape / fastest: {max(plain.values()) / min(plain.values()):.2f}x (bar <= 2x)")
     if not args.no_engines:
-        print("prefilter engines on the tagged log (first 20 MB in memory, one pass):")
-        engines(logs["tagged"])
+        print("prefilter engines on the busy log (first 20 MB in memory, one pass):")
+        engines(logs["busy"])
     print(f"1 MB lines (in-process, best of {REPEATS}):")
     hostile()
     if args.rss_gb > 0:
-        seconds, peak = peak_rss_of_stream(script, args.rss_gb, logs["tagged"])
+        seconds, peak = peak_rss_of_stream(script, args.rss_gb, logs["busy"])
         print(f"llmstatus scan - on {args.rss_gb:g} GB streamed: {args.rss_gb * 1000 / seconds:.0f} MB/s, "
               f"peak RSS {peak:.1f} MB (bar < 100 MB)")
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

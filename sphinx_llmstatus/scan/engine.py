@@ -85,7 +85,8 @@ class Scanner:
         self.unwatched = frozenset(range(len(self.watch_literals)))
         literals = [*self.matcher.literals, *(s.pattern.encode() for s in self.symptoms)]
         self.prefilter = _prefilter.make([*self.matcher.prefilter, *symptoms], literals, engine,
-                                         [lit.encode() for lit in self.watch_literals], self._once(registry))
+                                         [lit.encode() for lit in self.watch_literals], self._once(registry),
+                                         self.matcher.field_vetoed)
         self.engine = self.prefilter.name
         # Long lines: which of the rules' expressions and which symptoms occur, in one pass.
         self._presence = _prefilter.presence([*self.matcher.forms, *symptoms], self.engine)

@@ -94,16 +94,20 @@ class HyperscanPrefilter:
 
     name = "hyperscan"
 
-    def __init__(self, patterns: Sequence[bytes], watch_from: int | None = None, once: Container[int] = ()) -> None:
+    def __init__(self, patterns: Sequence[bytes], watch_from: int | None = None, once: Container[int] = (),
+                 vetoed: dict[int, int] | None = None) -> None:
         import hyperscan
 
         self._hs = hyperscan
         self._watch_from = len(patterns) if watch_from is None else watch_from
+        self._vetoed = vetoed or {}
         # A watched literal read once per log (a context clue) is reported once per scan call: a
-        # framework's file name on every sixth line would otherwise cost a callback each.
-        single = hyperscan.HS_FLAG_SINGLEMATCH
-        self._db = _database(hyperscan, patterns, [single if i - self._watch_from in once else 0
-                                                   for i in range(len(patterns))])
+        # framework's file name on every sixth line would otherwise cost a callback each. A
+        # pattern whose longer matches are vetoed reports the leftmost start of each.
+        single, leftmost = hyperscan.HS_FLAG_SINGLEMATCH, hyperscan.HS_FLAG_SOM_LEFTMOST
+        self._db = _database(hyperscan, patterns, [
+            single if i - self._watch_from in once else leftmost if i in self._vetoed else 0
+            for i in range(len(patterns))])
 
     #: Matches collected per scan call; past that the scan stops and resumes at the next line,
     #: so a block of lines full of matches costs one callback per line, not per match.
@@ -119,8 +123,11 @@ class HyperscanPrefilter:
         found: list[tuple[int, int]] = []
         batch = self.BATCH
         terminated = self._hs.ScanTerminated
+        vetoed = self._vetoed
 
-        def on_match(i: int, _from: int, to: int, _flags: int, _ctx: object) -> bool:
+        def on_match(i: int, start: int, to: int, _flags: int, _ctx: object) -> bool:
+            if i in vetoed and to - start > vetoed[i]:  # a field's value (Matcher.field_vetoed)
+                return False
             found.append((to, i))
             return len(found) >= batch
 
@@ -260,18 +267,21 @@ def available() -> tuple[str, ...]:
 
 
 def make(patterns: Sequence[bytes], literals: Sequence[bytes], engine: str | None = None,
-         watched: Sequence[bytes] = (), once: Container[int] = ()) -> PythonPrefilter | HyperscanPrefilter:
+         watched: Sequence[bytes] = (), once: Container[int] = (),
+         vetoed: dict[int, int] | None = None) -> PythonPrefilter | HyperscanPrefilter:
     """The prefilter ``engine`` (``hyperscan``/``python``; None: ``$LLMSTATUS_SCAN_ENGINE`` or the fastest).
 
     Hyperscan matches ``patterns``; the Python one looks for ``literals``
     (each pattern's matches contain one). Both also look for the ``watched``
     literals, whose lines :meth:`~HyperscanPrefilter.starts_watched` reports
     apart too; of those whose indexes are in ``once``, a block's first line is
-    enough. Raises ValueError for an engine that is unknown or not installed.
+    enough. A match of a pattern whose index is in ``vetoed`` and that is longer than
+    the length given there is no candidate (a field's value: Hyperscan only; the
+    literal search leaves it to the rules). Raises ValueError for an engine that is unknown or not installed.
     """
     engine = engine or os.environ.get(ENV) or available()[0]
     if engine not in available():
         raise ValueError(f"scan engine {engine!r} is not available here (have: {', '.join(available())})")
     if engine == "hyperscan":
-        return HyperscanPrefilter([*patterns, *(re.escape(w) for w in watched)], len(patterns), once)
+        return HyperscanPrefilter([*patterns, *(re.escape(w) for w in watched)], len(patterns), once, vetoed)
     return PythonPrefilter([*literals, *watched], len(literals), once)

@@ -299,13 +299,24 @@ class Matcher:
                 continue
             self._clean.setdefault(kind, []).extend((re.compile(c), "ret = " + x) for c, x in forms)
         self.literals = self._literals(heads, dec_prefix, hex_values)
+        # A layout number that is a field's value (remote_ip=1343270921) is told in the multi-pattern
+        # engine: its expression takes the field's name too where there is one (_field_form), and a
+        # match longer than the number (leftmost start) is a field's value, no candidate.
+        field = _field_form()
         self.prefilter = (
             tuple(re.escape(n).encode() for n in sorted(names))
-            + (layout_hex.encode(), layout_dec.encode())
+            + (f"(?:{field}(?:0[xX])?)?{layout_hex}".encode(), f"(?:{field})?{layout_dec}".encode())
             + tuple(f"(?i:{_alternation(group)})".encode() for group in _by_width(hex_values))
             + tuple(_alternation(group).encode() for group in _by_width(decimals))
-            + ("|".join(form for form, _ in other_forms).encode() or b"(?!)", _HCCL_TRACE_FORM.encode())
+            # (The HCCL form with its end: else every 0x5010B009 would be a candidate through it.)
+            + ("|".join(form + _FORM_END if head in ("0x", "0X") else form
+                        for form, head in other_forms).encode() or b"(?!)", _HCCL_TRACE_FORM.encode())
         )
+
+        first = len(names)
+        #: Indexes of :attr:`prefilter` whose matches are a field's value when they are longer than
+        #: this (the engine reports the leftmost start of each match): the layout numbers.
+        self.field_vetoed = {first: 8, first + 1: len(lo)}
 
     def _literals(self, heads: list[str], dec_prefix: str, hex_values: list[str]) -> tuple[bytes, ...]:
         lits: set[str] = set(heads)
@@ -946,6 +957,28 @@ def _qualified_reach(line: str, s: int, end: int, stops: bytes) -> tuple[int, in
     if line[end:end + 9].lstrip(" \t")[:1] == ":":
         return before, _QUALIFIED_AFTER[1]  # a repr's tail
     return before, _QUALIFIED_AFTER[0]  # its blanks (up to 8) and the "==" check are read
+
+
+#: Field names the multi-pattern engine tells (:func:`_field_form`): up to this many characters,
+#: so that name and separator stay within what :func:`_is_field_value` reads (48).
+_FIELD_FORM_NAME = 30
+
+
+def _field_form() -> str:
+    """An expression (no look-around, for a multi-pattern engine) of a field's name and separator
+    right before a number, matching only where :func:`_is_field_value` says the number is a field's
+    value: a non-word character, then a whole name that is a field suffix in any case
+    (``IP=``), or ends with one as snake case (``remote_ip:``, ``cluster_ID``) or camel case
+    (``remoteIp``, ``devicePORT``) in lower, upper or title case, at most
+    :data:`_FIELD_FORM_NAME` characters. ``num`` is left out: ``err_num`` is a status keyword."""
+    suffixes = [x for x in _FIELD_SUFFIXES if x != "num"]
+    cased = "|".join(sorted({v for x in suffixes for v in (x, x.upper(), x.title())}, key=lambda v: (-len(v), v)))
+    titled = "|".join(sorted({v for x in suffixes for v in (x.upper(), x.title())}, key=lambda v: (-len(v), v)))
+    whole = "(?i:" + "|".join(sorted(suffixes, key=lambda v: (-len(v), v))) + ")"
+    rest = _FIELD_FORM_NAME - 2 - max(map(len, suffixes))
+    name = (f"(?:{whole}|[A-Za-z][A-Za-z0-9_]{{0,{rest}}}_(?:{cased})"
+            f"|[A-Za-z][A-Za-z0-9_]{{0,{rest}}}[a-z0-9](?:{titled}))")
+    return f"[^A-Za-z0-9_]{name}(?:[ \t]{{0,4}}[:=][ \t]{{0,4}}|[ \t]{{1,4}})"
 
 
 def _is_field_value(line: str, s: int, codes: Container[str]) -> bool:

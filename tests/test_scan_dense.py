@@ -1,10 +1,11 @@
-"""Dense lines: deciding a match once per distinct window and once per period changes no hit (issue 10).
+"""Dense lines: the fast path finds the tokens of the specification (issues 10, 20).
 
-The rules decide each match from the characters around it that they read
-(``rules._REACH``); a repeating stretch of a long line is matched once per
-period (``rules._periodic``). Both are checked here against deciding every
-match on the whole line, on random lines full of near-misses; bench/ has the
-timings.
+:meth:`Matcher.tokens` tries one alternation of the rules' expressions and
+decides a match on the window its rule reads, remembered across lines;
+:func:`sphinx_llmstatus.scan.reference.tokens` tries each expression at every
+position and decides each match on the whole line. Both are compared here on
+random lines full of near-misses, and each rule's sample lines give their
+tokens; bench/ has the timings.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ import random
 
 import pytest
 
-from sphinx_llmstatus.scan import engine, rules, scan_text
+from sphinx_llmstatus.scan import engine, reference, scan_text
 from sphinx_llmstatus.scan.prefilter import available
+from sphinx_llmstatus.scan.rules import RULES
 
 ENGINES = available()
 
@@ -37,23 +39,8 @@ PIECES = [
 
 
 def one_by_one(line: str) -> list[tuple]:
-    """Every match decided on the whole line, the overlaps dropped as the rules drop them."""
-    m = engine.scanner().matcher
-    out = []
-    for rx, kind in m._scans:
-        for match in rx.finditer(line):
-            s = match.start()
-            k = "qualified" if kind == "name" and s > 0 and line[s - 1] in ".:" else kind
-            verdict = m._decide(line, s, match.end(), match.group(), k, False)
-            if verdict is not None:
-                out.append((s + verdict[0], s + verdict[1], verdict[2], verdict[3], verdict[4]))
-    out.sort(key=lambda t: (t[0], -t[1]))
-    kept, last_end = [], -1
-    for t in out:
-        if t[0] >= last_end:
-            kept.append(t)
-            last_end = t[1]
-    return kept
+    """The specification's tokens."""
+    return reference.tokens(engine.scanner().matcher, line)
 
 
 def grouped(line: str) -> list[tuple]:
@@ -75,8 +62,16 @@ def repeating_line(rnd: random.Random) -> str:
     return "".join(line)
 
 
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.kind)
+def test_each_rule_gives_its_samples(rule):
+    for line, expected in rule.samples:
+        tokens = engine.scanner().matcher.tokens(line)
+        assert tuple(line[t.start:t.end] for t in tokens) == expected, line
+        assert tuple(line[s:e] for s, e, *_ in one_by_one(line)) == expected, line
+
+
 @pytest.mark.parametrize("seed", range(12))
-def test_windows_and_periods_decide_as_every_match_on_the_line(seed):
+def test_long_lines_decide_as_every_match_on_the_line(seed):
     rnd = random.Random(seed)
     for line in (random_line(rnd, rnd.randint(300, 3000)), repeating_line(rnd)):
         assert grouped(line) == one_by_one(line)
@@ -84,8 +79,6 @@ def test_windows_and_periods_decide_as_every_match_on_the_line(seed):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_short_lines_decide_as_every_match_on_the_line(seed):
-    """Short lines are matched with one alternation of the expressions, long ones with each in
-    turn: the same tokens."""
     rnd = random.Random(seed)
     for _ in range(300):
         line = random_line(rnd, rnd.randint(1, 40))
@@ -104,44 +97,11 @@ def test_lines_decided_as_every_match(line):
     assert grouped(line * 300) == one_by_one(line * 300)
 
 
-def test_many_near_misses_then_codes():
-    """After many new keys a number expression goes on with the look-ahead of its end
-    (rules._FAST_MISSES): the tokens are those of deciding every match."""
-    rnd = random.Random(5)
-    junk = "".join(f"5010b{rnd.randrange(65536):04x} ret = 134327{rnd.randrange(10**5):05d} "
-                   for _ in range(rules._FAST_MISSES + 500))
-    line = junk + random_line(rnd, 2000) + junk[:5000] + "ret = 0x5010B009 1343270921"
-    assert grouped(line) == one_by_one(line)
-
-
-@pytest.mark.skipif(len(ENGINES) < 2, reason="the Hyperscan wheel is not installed")
-@pytest.mark.parametrize("seed", range(4))
-def test_long_lines_whatever_the_engine_says_is_present(seed):
-    """On a long line Hyperscan tells which expressions and symptoms occur and the others are
-    not run: the hits are those of the pure-Python engine, which runs them all."""
-    rnd = random.Random(seed)
-    rare = ["ErrorNo: 103905()", "ErrCode=507046", "errNo[0x0000000005000007]", "error 507057", "rc: FFFFFFFF",
-            "Connection refused, errno:111", "x"]
-    line = " ".join(rnd.choice(rare if seed % 2 else rare + PIECES) for _ in range(rnd.randint(500, 3000)))
-
-    def hits(engine_name: str) -> list[tuple]:
-        return [(h.family, h.value, h.kind, h.columns) for h in scan_text(line, engine=engine_name)]
-
-    assert hits("hyperscan") == hits("python")
-
-
-@pytest.mark.parametrize("line", [
-    "ret = ffffffff " * 5000 + "LinkLlmClusters",  # the context word only after the last number
-    "LinkLlmClusters " + "x" * 70_000 + "ret = ffffffff " * 5000,  # ... only before the first, far
-    "k_ret = ffffffff PushKvBlocks " * 3000,  # ... in every period
-    ("ret = ffffffff " * 3000) + "LinkLlmClusters" + ("ret = ffffffff " * 3000),
-])
-def test_context_word_of_a_repeating_line(monkeypatch, line):
-    """The LLM DataDist context of a shared number is found as if the line did not repeat."""
-    fast = [(h.family, h.evidence, h.columns) for h in scan_text(line)]
-    monkeypatch.setattr(rules, "PERIODIC_LINE", 1 << 60)
-    monkeypatch.setattr(engine, "PERIODIC_LINE", 1 << 60)
-    assert [(h.family, h.evidence, h.columns) for h in scan_text(line)] == fast
+def test_a_number_glued_inside_a_word_is_decided():
+    """A match that is no token hides nothing after it (the alternation resumes a character later)."""
+    for line in ["LLM_ret507057 ", "x LLM_FOO_ret=507053", "LLM_TIMEOUTX LLM_TIMEOUT"]:
+        assert grouped(line) == one_by_one(line)
+        assert grouped(line * 300) == one_by_one(line * 300)
 
 
 DENSE = ["ret = 1343270921", "LLM_LINK_FAILED", "0x5010B009", "k_ret = ffffffff", "LLMStatusCode.LLM_TIMEOUT",

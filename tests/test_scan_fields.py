@@ -1,7 +1,7 @@
 """Field values in the LLM DataDist range are told apart in the multi-pattern engine (issue 20).
 
 ``remote_ip=1343270921`` is an IP written as an integer, no code: the rules
-say so (``rules._is_field_value``) and, with Hyperscan, the prefilter already
+say so (``verdicts.is_field_value``) and, with Hyperscan, the prefilter already
 drops such a number (``Matcher.field_vetoed``), so a log dense with them
 costs what a quiet log costs. The prefilter may only drop what the rules would
 drop: checked here on random names, cases, separators and numbers.
@@ -15,7 +15,7 @@ import pytest
 
 from sphinx_llmstatus.scan import engine, scan_text
 from sphinx_llmstatus.scan.prefilter import available
-from sphinx_llmstatus.scan.rules import _FIELD_SUFFIXES
+from sphinx_llmstatus.scan.verdicts import FIELD_SUFFIXES
 
 pytestmark = pytest.mark.skipif("hyperscan" not in available(), reason="the Hyperscan wheel is not installed")
 
@@ -25,7 +25,7 @@ BEFORE = ["", " ", "[", "(", ",", "x", "_", "9", ".", "LLM_TIMEOUT ", "ret ", "e
 
 
 def _name(rnd: random.Random) -> str:
-    suffix = rnd.choice([*_FIELD_SUFFIXES, "ret", "code", "bytes", "status", "IpX"])
+    suffix = rnd.choice([*FIELD_SUFFIXES, "ret", "code", "bytes", "status", "IpX"])
     suffix = rnd.choice([suffix, suffix.upper(), suffix.title(), suffix[:1] + suffix[1:].upper()])
     head = "".join(rnd.choice("abcXYZ_9") for _ in range(rnd.choice([0, 1, 5, 18, 19, 20, 21, 35])))
     glue = rnd.choice(["", "_", "__"])

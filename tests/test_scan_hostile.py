@@ -182,7 +182,7 @@ def test_every_pattern_of_the_scanner_has_a_probe(cache):
     from sphinx_llmstatus.scan import dbcache, engine
 
     sc = engine.scanner()
-    for pattern in [*sc.matcher.prefilter, *(p for p in sc.matcher.forms if p is not None)]:
+    for pattern in sc.matcher.prefilter:
         assert dbcache.probe(pattern) is not None, pattern
 
 
@@ -220,7 +220,7 @@ def test_thousands_of_registry_codes_outside_the_range_make_one_expression_per_w
     path.write_text("schema = 2\n" + "".join(entry.format(i=i, v=3000000 + 7 * i) for i in range(2000)))
     registry = load_registry([path])
     sc = engine.Scanner(registry)
-    # one name head (X_CO) and one expression per 512 values of a width, not 2,000 expressions
-    assert len(sc.matcher._scans) <= len(engine.Scanner(load_registry()).matcher._scans) + 1 + 4
+    # one expression of the names and one per 512 values of a width, not 2,000 expressions
+    assert len(sc.matcher.expressions) <= len(engine.Scanner(load_registry()).matcher.expressions) + 4
     text = "[ERROR] LLM(1,python): llm_datadist ret = 3000007 failed\nret = 3000008 y = 3000014\n"
     assert [(h.line_no, h.code.name) for h in engine.scan_text(text, registry=registry)] == [(1, "X_CODE_1")]

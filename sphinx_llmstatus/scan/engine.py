@@ -36,7 +36,7 @@ from . import prefilter as _prefilter
 from .context import CONTEXT_SPAN, HEAD, NEAR, ContextFinder, Prefix, PrefixReader
 from .evidence import book
 from .hit import MAX_COLUMNS, Hit
-from .rules import PERIODIC_LINE, SHORT_LINE, Matcher, Token, _periodic
+from .rules import Matcher, Token
 
 READ_SIZE = 4 << 20
 #: Lines longer than this (bytes) are scanned in pieces, never held whole.
@@ -58,10 +58,6 @@ def _family_entry(registry: Registry, family: str, value: int) -> StatusCode | N
         return registry.by_family_value(family, found[1]) if found[1] else None
     code = registry.by_value(value)
     return code if code is not None and code.family == family else None
-
-
-def _ANY(_index: int) -> bool:  # noqa: N802 (stands for a constant predicate)
-    return True
 
 
 class Scanner:
@@ -88,8 +84,6 @@ class Scanner:
                                          [lit.encode() for lit in self.watch_literals], self._once(registry),
                                          self.matcher.field_vetoed)
         self.engine = self.prefilter.name
-        # Long lines: which of the rules' expressions and which symptoms occur, in one pass.
-        self._presence = _prefilter.presence([*self.matcher.forms, *symptoms], self.engine)
 
     def _once(self, registry: Registry) -> frozenset[int]:
         """The watched literals only context clues hold (read once per log: :class:`~.timeline.ClueWatch`)."""
@@ -101,16 +95,6 @@ class Scanner:
             kinds.setdefault(clue.literal, set()).add(clue.kind)
         return frozenset(i for i, lit in enumerate(self.watch_literals) if lit not in evidence
                          and kinds.get(lit, set()) <= set(ONCE_KINDS))
-
-    def present(self, data: bytes) -> tuple[Container[int] | None, Callable[[int], bool]]:
-        """For a line (``data``, its bytes) longer than :data:`~.rules.SHORT_LINE`: the indexes of the
-        matcher's ``forms`` found in it, for :meth:`Matcher.tokens`, and whether the symptom of an
-        index may be in it. ``(None, ...True)`` for a short line or without a multi-pattern engine."""
-        if self._presence is None or len(data) <= SHORT_LINE:
-            return None, _ANY
-        found = self._presence(data)
-        first = len(self.matcher.forms)
-        return found, lambda i: first + i in found
 
 
 # Registry is unhashable (it holds dicts): cache by identity, keeping the
@@ -523,15 +507,8 @@ def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool
                         watch.line(line, run.line_no, literals)  # type: ignore[union-attr]  # coded: a watch
                     if s not in coded:
                         continue
-                if e - s <= SHORT_LINE:
-                    tokens = m.tokens(line, include_success=include_success)
-                    found = [(sym, i) for sym in symptoms if (i := line.find(sym.pattern)) >= 0
-                             and not sym.quoted(line, i)]
-                else:
-                    present, may_hold = sc.present(raw)
-                    tokens = m.tokens(line, include_success=include_success, present=present)
-                    found = [(sym, i) for j, sym in enumerate(symptoms)
-                             if may_hold(j) and (i := line.find(sym.pattern)) >= 0 and not sym.quoted(line, i)]
+                tokens = m.tokens(line, include_success=include_success)
+                found = [(sym, i) for sym in symptoms if (i := line.find(sym.pattern)) >= 0 and not sym.quoted(line, i)]
                 if not tokens and not found:
                     continue
                 ln = _Line(run.line_no, raw[:CONTEXT_SPAN], sc.prefix(line[:HEAD]), line)
@@ -557,7 +534,7 @@ def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool
                 run.lines_read([head])
                 long_ln = _Line(run.line_no, head, sc.prefix(head[:HEAD].decode("utf-8", "replace")), None)
                 long_before = before
-            toks = m.tokens(text, lo, hi, include_success, sc.present(text.encode("utf-8", "surrogatepass"))[0])
+            toks = m.tokens(text, lo, hi, include_success)
             if long_ln.near is None:
                 long_ln.near = _first_near(sc, text, toks)
             kept = long_ln.kept
@@ -614,14 +591,7 @@ def _first_near(sc: Scanner, text: str, tokens: list[Token]) -> str | None:
         starts = sorted(chain.from_iterable(t.occurrences() for t in shared))
         ends = sorted(chain.from_iterable(map((t.end - t.start).__add__, t.occurrences()) for t in shared))
     find_all, lo, hi = sc.context.find_all, max(0, starts[0] - NEAR), ends[-1] + NEAR
-    spans = [(lo, hi, hi)]
-    period = _periodic(text, lo, min(len(text), hi)) if hi - lo >= PERIODIC_LINE else None
-    if period is not None and not find_all(text, period[1] - _WORD, period[1] + period[0] + _WORD):
-        # No word starts in the repeating stretch (a word depends on the characters around
-        # it, which repeat there too): only its two ends are searched.
-        _, first, last = period
-        spans = [(lo, first, first + _WORD), (last, hi, hi)]
-    words = chain.from_iterable(_words(find_all, text, a, b, c) for a, b, c in spans)
+    words = _words(find_all, text, lo, hi, hi)
     for pos, word in words:
         i = bisect_left(ends, pos + len(word) - NEAR)  # the first number the word ends near enough to
         if i < len(starts) and starts[i] - NEAR <= pos:

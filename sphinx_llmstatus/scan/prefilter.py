@@ -184,40 +184,6 @@ class HyperscanPrefilter:
         return line_end, out, watched
 
 
-class HyperscanPresence:
-    """Which of some patterns occur in a text: one Hyperscan pass, each pattern reported once.
-
-    Called with bytes, returns the set of the indexes of the patterns
-    (``None`` entries are not looked for) that match somewhere in them. The
-    database (``HS_FLAG_SINGLEMATCH``) is compiled, or loaded from the cache,
-    on the first call.
-    """
-
-    def __init__(self, patterns: Sequence[bytes | None]) -> None:
-        self._ids = [i for i, p in enumerate(patterns) if p is not None]
-        self._patterns = [p for p in patterns if p is not None]
-        self._db: Any = None
-
-    def __call__(self, data: bytes) -> set[int]:
-        if self._db is None:
-            import hyperscan
-
-            self._db = _database(hyperscan, self._patterns, hyperscan.HS_FLAG_SINGLEMATCH)
-        seen: set[int] = set()
-        ids = self._ids
-
-        def on_match(i: int, _from: int, _to: int, _flags: int, _ctx: object) -> None:
-            seen.add(ids[i])
-
-        self._db.scan(data, match_event_handler=on_match)
-        return seen
-
-
-def presence(patterns: Sequence[bytes | None], engine: str) -> HyperscanPresence | None:
-    """A :class:`HyperscanPresence` of ``patterns`` when ``engine`` is ``hyperscan``, else None."""
-    return HyperscanPresence(patterns) if engine == "hyperscan" else None
-
-
 def _database(hs: Any, patterns: Sequence[bytes], flags: int | Sequence[int] = 0) -> Any:
     """The block-mode database of ``patterns`` (each with ``flags``, or with its own): loaded from
     the user's cache when :mod:`.dbcache` trusts it, else compiled and cached. Hyperscan refuses a

@@ -1,0 +1,231 @@
+"""The verdict on one match of a recognition rule: a token, or not.
+
+Each rule of :mod:`sphinx_llmstatus.scan.rules` finds candidates with a
+literal-led expression; the function of its kind here decides, reading a
+bounded window around the match (the rule's ``reach``): a qualifier or a
+repr around a name, the field name or status keyword before a number, a
+comparison on either side. Every look is bounded and linear.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Container
+from typing import NamedTuple
+
+from ..registry.layout import hccl_error
+from ..registry.model import LLM_CODE_BASE, LLM_CODE_MASK, Registry, StatusCode
+
+#: Status keywords before a shared number (``k_ret = ffffffff``, ``ErrorNo: 4294967295``).
+_KEYWORD = (
+    r"(?<![A-Za-z0-9])"
+    r"(?:ret(?:_?code|_?val(?:ue)?)?|return(?:[ _](?:code|value))?|rc|result(?:[ _]code)?"
+    r"|status(?:[ _]?code)?|err(?:or)?(?:[ _]?(?:code|no|num))?|errno|code)"
+    r"[ \t]{0,4}(?:(?<![=!<>])[:=](?!=)|[ \t]is|\[|\()?[ \t]{0,4}"
+)
+KEYWORD_END = re.compile(_KEYWORD + r"\Z", re.IGNORECASE)
+# "<name> =" / "<name>:" right before a number: a field, when the name says so.
+_FIELD_END = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z][A-Za-z0-9_]{0,39})(?:[ \t]{0,4}[:=][ \t]{0,4}|[ \t]{1,4})\Z")
+#: What a field's name ends with when its value is no code (an IP written as an integer, a
+#: port, an id): snake_case and camelCase (``cluster_id``, ``remoteIp``, ``devicePort``).
+FIELD_SUFFIXES = (
+    "ip", "ips", "addr", "address", "host", "port", "pid", "tid", "id", "ids", "uid", "rank", "size",
+    "len", "length", "offset", "seq", "index", "idx", "hash", "key", "time", "ts", "timestamp", "count",
+    "num", "number", "timeout", "device", "dev",
+)
+_STATUS_NAMES = re.compile(r"(?:ret|rc|result|status|err|error|errno|code)", re.IGNORECASE)
+_REPR_TAIL = re.compile(r"[ \t]{0,8}:[ \t]{0,8}-?\d{1,20}[ \t]{0,8}>")
+_QUALIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}\Z")
+_CAMEL = re.compile(r"_|(?<=[a-z0-9])(?=[A-Z])")
+#: HCCL's call trace (``CHK_RET`` in ``src/pub_inc/log.h`` of the HCCL/HCOMM sources logs
+#: ``[%s]call trace: hcclRet -> %d`` with the ``HcclResult`` a call returned): the number is
+#: reported as the HCCL error number of that result (module 5, sub-module HCCL).
+HCCL_TRACE = "hcclRet -> "
+
+
+class Tables(NamedTuple):
+    """What the verdicts look up, built once per registry."""
+
+    registry: Registry
+    #: Every LLM DataDist code name in a vendor spelling, and other libraries' names that reach logs.
+    names: dict[str, StatusCode]
+    #: Values that are tokens only after a keyword (they also mean other things).
+    shared: dict[int, StatusCode]
+    #: HCCL's module number (its call trace's numbers are read as its error numbers), if any.
+    trace_module: int | None
+
+
+class Verdict(NamedTuple):
+    """A token: its span relative to the match's start, kind, value, code, and whether it is a
+    Python spelling (``LLMStatusCode.X`` or its repr)."""
+
+    start: int
+    end: int
+    kind: str
+    value: int | None
+    code: StatusCode | None
+    python_form: bool = False
+
+
+class Seen(NamedTuple):
+    """One match of a rule's expression: ``text[start:end]``, where ``text`` is the line or a window
+    of it holding all the verdict reads; ``kind`` is the rule's."""
+
+    text: str
+    start: int
+    end: int
+    kind: str
+
+
+def decide(t: Tables, seen: Seen, include_success: bool) -> Verdict | None:
+    """The verdict of the rule of ``seen.kind`` on ``seen``: None when it is no token, nor the
+    success code unless ``include_success``, nor an operand of ``==``/``!=``."""
+    verdict = VERDICTS[seen.kind](t, seen)
+    if verdict is None:
+        return None
+    if verdict.code is not None and verdict.code.is_success and not include_success:
+        return None
+    s = seen.start
+    if is_comparison_operand(seen.text, s + verdict.start, s + verdict.end):
+        return None
+    return verdict
+
+
+def name(t: Tables, seen: Seen) -> Verdict | None:
+    """A code name, qualified (``LLMStatusCode.X``, ``ge::X``) or as a Python repr
+    (``<LLMStatusCode.X: 1343270921>``, one token)."""
+    line, s, end = seen.text, seen.start, seen.end
+    code = t.names.get(line[s:end])
+    if code is None or (s > 0 and word_char(line[s - 1])):
+        return None
+    start = qs = qualifier_start(line, s)
+    python_form = qs < s and "LLMStatusCode" in line[qs:s]
+    if python_form:  # a repr: <LLMStatusCode.X: 1343270921> is one token
+        lt = line.rfind("<", max(0, qs - 8), qs)
+        tail = _REPR_TAIL.match(line, end) if lt >= 0 and not line[lt + 1:qs].strip() else None
+        if tail is not None:
+            start, end = lt, tail.end()
+    return Verdict(start - s, end - s, "name", code.value, code, python_form)
+
+
+def layout(t: Tables, seen: Seen) -> Verdict | None:
+    """A number of the LLM DataDist layout, decimal or hex, as a token of its own and no field's value."""
+    line, s, end = seen.text, seen.start, seen.end
+    hexed = seen.kind == "lh"
+    start = s - 2 if hexed and line[max(0, s - 2):s] in ("0x", "0X") else s
+    if in_word(line, start) or not ends_number(line, end):
+        return None
+    value = int(line[s:end], 16 if hexed else 10)
+    if (value & LLM_CODE_MASK) != LLM_CODE_BASE or value > 0xFFFFFFFF or is_field_value(line, start, t.names):
+        return None
+    return Verdict(start - s, end - s, "layout", value, t.registry.by_value(value))
+
+
+def _after_keyword(seen: Seen) -> int | None:
+    """The start (with its ``0x``) of a number right after a status keyword, else None."""
+    line, s, end = seen.text, seen.start, seen.end
+    start = s - 2 if line[max(0, s - 2):s] in ("0x", "0X") and line[s:s + 2] not in ("0x", "0X") else s
+    if not ends_number(line, end) or KEYWORD_END.search(line, max(0, start - 28), start) is None:
+        return None
+    return start
+
+
+def shared(t: Tables, seen: Seen) -> Verdict | None:
+    """A value several layers share (``ffffffff``, ``507053``) after a status keyword."""
+    start = _after_keyword(seen)
+    if start is None:
+        return None
+    s, text = seen.start, seen.text[seen.start:seen.end]
+    value = int(text, 16) if start < s or len(text) == 8 else int(text)
+    code = t.shared.get(value)
+    return None if code is None else Verdict(start - s, seen.end - s, "shared", value, code)
+
+
+def other(t: Tables, seen: Seen) -> Verdict | None:
+    """Another layer's number after a status keyword (HIXL/ADXL, ACL runtime, HCCL's errNo)."""
+    start = _after_keyword(seen)
+    if start is None:
+        return None
+    s, text = seen.start, seen.text[seen.start:seen.end]
+    value = int(text, 16) if text[:2] in ("0x", "0X") else int(text)
+    if value in t.shared or t.registry.family_of_number(value) is None:
+        return None
+    return Verdict(start - s, seen.end - s, "other", value, None)
+
+
+def trace(t: Tables, seen: Seen) -> Verdict | None:
+    """HCCL's call trace ``hcclRet -> 12``: the token is the number, read as an HCCL error number."""
+    line, s = seen.text, seen.start
+    if t.trace_module is None or in_word(line, s):
+        return None
+    value = t.trace_module << 24 | int(line[s + len(HCCL_TRACE):seen.end])
+    if hccl_error(value, t.registry) is None:
+        return None
+    return Verdict(len(HCCL_TRACE), seen.end - s, "trace", value, None)
+
+
+#: The verdict function of each rule kind (:data:`.rules.RULES`).
+VERDICTS: dict[str, Callable[[Tables, Seen], Verdict | None]] = {
+    "name": name, "lh": layout, "ld": layout, "sv": shared, "ov": other, "hr": trace}
+
+
+def ends_number(line: str, end: int) -> bool:
+    """True when a number may end at ``end``: no word character follows, nor a ``-./#%@+`` and a
+    letter or digit (a dotted or dashed id, a path, a version)."""
+    c = line[end:end + 1]
+    if not c or not c.isascii():
+        return True
+    if c.isalnum() or c == "_":
+        return False
+    nxt = line[end + 1:end + 2]
+    return not (c in "-./#%@+" and nxt.isascii() and nxt.isalnum())
+
+
+def in_word(line: str, s: int) -> bool:
+    """True when ``line[s]`` continues a word, a path, a URL or a dotted/dashed id."""
+    if s == 0:
+        return False
+    c = line[s - 1]
+    if word_char(c):
+        return True
+    return c in "-./#%@+" and s >= 2 and line[s - 2].isascii() and line[s - 2].isalnum()
+
+
+def word_char(c: str) -> bool:
+    return c.isascii() and (c.isalnum() or c == "_")
+
+
+def qualifier_start(line: str, s: int) -> int:
+    """Start of the ``a.b::`` qualifier chain ending at ``s`` (at most 8 links, bounded)."""
+    start = s
+    for _ in range(8):
+        sep = 1 if line[start - 1:start] == "." else 2 if line[start - 2:start] == "::" else 0
+        if not sep:
+            break
+        m = _QUALIFIER.search(line, max(0, start - sep - 64), start - sep)
+        if m is None or (m.start() > 0 and (line[m.start() - 1].isalnum() or line[m.start() - 1] == "_")):
+            break
+        start = m.start()
+    return start
+
+
+def is_field_value(line: str, s: int, codes: Container[str]) -> bool:
+    """True when the number at ``s`` is the value of a field such as ``remote_ip=`` or ``port:``;
+    never after a status code's name in ``codes`` (``LLM_TIMEOUT 1343270921`` is two codes,
+    though the name ends like a ``timeout`` field)."""
+    m = _FIELD_END.search(line, max(0, s - 48), s)
+    if m is None:
+        return False
+    field = m.group(1)
+    if (field in codes or _STATUS_NAMES.fullmatch(field.rsplit("_", 1)[-1])
+            or KEYWORD_END.search(line, max(0, s - 48), s)):
+        return False
+    last = _CAMEL.split(field)[-1].lower()
+    return last in FIELD_SUFFIXES or field.lower() in FIELD_SUFFIXES
+
+
+def is_comparison_operand(line: str, start: int, end: int) -> bool:
+    """True for the operand of ``==`` or ``!=`` (``Check failed: ret == LLM_SUCCESS``)."""
+    before = line[max(0, start - 8):start].rstrip()
+    after = line[end:end + 8].lstrip()
+    return before.endswith(("==", "!=")) or after.startswith(("==", "!="))

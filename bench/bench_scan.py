@@ -206,8 +206,9 @@ def ratios(log: Path, script: Path, rounds: int) -> float:
 
 def engines(log: Path) -> None:
     """The prefilters alone (candidate lines of the log's first 20 MB, in memory), fastest installed first."""
-    from sphinx_llmstatus.scan.engine import iter_segments, scanner
+    from sphinx_llmstatus.scan.engine import scanner
     from sphinx_llmstatus.scan.prefilter import available
+    from sphinx_llmstatus.scan.reading import Lines, iter_segments
 
     patterns = scanner().matcher.prefilter
     candidates = {}
@@ -240,7 +241,7 @@ def engines(log: Path) -> None:
     import io
 
     with open(log, "rb") as fh:  # the first 20 MB: the pure-Python prefilter is slow
-        blocks = [bytes(seg[1][:seg[2]]) for seg in iter_segments(io.BytesIO(fh.read(20_000_000))) if seg[0] == "lines"]
+        blocks = [bytes(seg.data[:seg.end]) for seg in iter_segments(io.BytesIO(fh.read(20_000_000))) if isinstance(seg, Lines)]
     size = sum(len(b) for b in blocks) / 1e6
     for name, pf in candidates.items():
         start = time.perf_counter()

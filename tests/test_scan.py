@@ -7,7 +7,7 @@ import io
 import pytest
 
 from sphinx_llmstatus.registry import default_registry
-from sphinx_llmstatus.scan import Hit, engine, scan_stream, scan_text, scan_with_context
+from sphinx_llmstatus.scan import Hit, engine, reading, scan_stream, scan_text, scan_with_context
 from sphinx_llmstatus.scan.prefilter import available
 
 ENGINES = available()
@@ -158,7 +158,7 @@ def test_stream_equals_text_whatever_the_read_size():
 def test_blocks_cross_read_boundaries():
     lines = [f"line {i} ret = 1343270921" if i % 97 == 0 else f"ordinary line {i}" for i in range(3000)]
     data = ("\n".join(lines)).encode()
-    segments = engine.iter_segments(io.BytesIO(data), 1000)
+    segments = reading.iter_segments(io.BytesIO(data), 1000)
     got = [h.line_no for h in engine._scan_segments(segments, engine.scanner(), False)]
     assert got == [i + 1 for i in range(0, 3000, 97)]
 
@@ -181,7 +181,7 @@ def test_multi_megabyte_line():
 
 def test_line_longer_than_a_piece_is_scanned_whole(monkeypatch):
     """A line longer than LONG_LINE is read in pieces: every token once, right columns, file == pipe."""
-    monkeypatch.setattr(engine, "LONG_LINE", 1 << 16)
+    monkeypatch.setattr(reading, "LONG_LINE", 1 << 16)
     head = "(VllmWorker rank=0 pid=123) ERROR 01-01 10:00:05 "
     words = [head]
     expected = []
@@ -215,7 +215,7 @@ def test_long_line_keeps_a_bounded_number_of_columns_and_one_hit_per_symptom(mon
                 for h in scan_stream(io.BytesIO(data))]
 
     whole = hits()
-    monkeypatch.setattr(engine, "LONG_LINE", 1 << 14)  # about a dozen pieces
+    monkeypatch.setattr(reading, "LONG_LINE", 1 << 14)  # about a dozen pieces
     assert hits() == whole
     (code,) = [h for h in whole if h[0] == "code"]
     assert len(code[3]) == 50 and code[4]  # both spellings of LLM_LINK_FAILED, the first 50
@@ -228,7 +228,7 @@ def test_memory_of_a_long_line_does_not_grow_with_its_codes(monkeypatch):
     more codes and symptoms the line repeats (it grew by 6x for 4x the line before)."""
     import tracemalloc
 
-    monkeypatch.setattr(engine, "LONG_LINE", 1 << 16)
+    monkeypatch.setattr(reading, "LONG_LINE", 1 << 16)
     monkeypatch.setattr(engine, "MAX_COLUMNS", 50)
     unit = "ret = 1343270921 0x5010B009 Failed to connect peer, error msg:Connection refused, errno:111 "
     peaks = []
@@ -236,7 +236,7 @@ def test_memory_of_a_long_line_does_not_grow_with_its_codes(monkeypatch):
         data = io.BytesIO(("llm_datadist " + unit * repeats + "\n").encode())
         tracemalloc.start()
         try:  # reads of 64 KiB, as the reads of 4 MiB of scan_stream would hide a small growth
-            (code, _symptom) = engine._scan_segments(engine.iter_segments(data, 1 << 16), engine.scanner(), False)
+            (code, _symptom) = engine._scan_segments(reading.iter_segments(data, 1 << 16), engine.scanner(), False)
             peaks.append(tracemalloc.get_traced_memory()[1])
         finally:
             tracemalloc.stop()
@@ -332,7 +332,7 @@ def test_context_groups():
 
 
 def test_context_line_numbers_after_a_long_line(monkeypatch):
-    monkeypatch.setattr(engine, "LONG_LINE", 1 << 14)
+    monkeypatch.setattr(reading, "LONG_LINE", 1 << 14)
     text = "a\n" + "x " * 50_000 + "\nb\nret = 1343270921\nc\n"
     (group,) = scan_with_context(io.BytesIO(text.encode()), 1)
     assert [n for n, _ in group[0]] == [3] and group[1][0].line_no == 4 and [n for n, _ in group[2]] == [5]

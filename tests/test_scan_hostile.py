@@ -193,7 +193,7 @@ def test_context_lines_cost_about_what_the_scan_costs():
     import io
     import time
 
-    from sphinx_llmstatus.scan.engine import scan_stream, scan_with_context
+    from sphinx_llmstatus.scan import scan_stream, scan_with_context
 
     data = b"".join(b"rank %d ret = 0x5010B009\n" % i for i in range(10000))
     t0 = time.perf_counter()

@@ -17,7 +17,8 @@ Public contract, shared by the ``llmstatus scan`` command and the
 The recognition rules are documented in :mod:`sphinx_llmstatus.scan.rules`.
 """
 
-from .engine import matcher, scan_stream, scan_text, scan_with_context
+from .around import scan_with_context
+from .engine import matcher, scan_stream, scan_text
 from .hit import Hit
 from .rules import Matcher
 

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import deque
-from collections.abc import Callable, Container, Generator, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 from itertools import chain, islice
-from typing import BinaryIO, Protocol
+from typing import BinaryIO, Protocol, cast
 
 from ..registry.layout import family_error_number
 from ..registry.model import LLM_DATADIST, Registry, StatusCode
@@ -36,13 +36,9 @@ from . import prefilter as _prefilter
 from .context import CONTEXT_SPAN, HEAD, NEAR, ContextFinder, Prefix, PrefixReader
 from .evidence import book
 from .hit import MAX_COLUMNS, Hit
+from .reading import READ_SIZE, Lines, LongPiece, iter_segments
 from .rules import Matcher, Token
 
-READ_SIZE = 4 << 20
-#: Lines longer than this (bytes) are scanned in pieces, never held whole.
-LONG_LINE = 8 << 20
-#: Bytes each long-line piece shares with the next (far more than any token and its look-around).
-OVERLAP = 4096
 #: Lines looked at on each side of a shared number for LLM DataDist context.
 NEIGHBOURS = 3
 #: Characters of a long line kept for its excerpt: its start, and around the token.
@@ -120,100 +116,6 @@ def scanner(registry: Registry | None = None, engine: str | None = None) -> Scan
 def matcher(registry: Registry | None = None) -> Matcher:
     """The compiled recognition rules for ``registry`` (see :class:`Matcher`)."""
     return scanner(registry).matcher
-
-
-# -- reading ---------------------------------------------------------------------------
-
-def iter_segments(stream: BinaryIO, read_size: int = READ_SIZE) -> Iterator[tuple]:
-    """The stream as ``("lines", data, end)`` runs of whole lines and ``("long", ...)`` long-line pieces.
-
-    ``data[:end]`` ends with a line break except at the end of input; ``data``
-    is a buffer reused for the next run (valid until the generator resumes:
-    copy what must outlive it). A long-line piece is ``("long", text, lo, hi,
-    base, head, final)``: ``text`` decoded, tokens accepted with a start in
-    ``text[lo:hi]``, ``base`` the characters of the line before ``text``,
-    ``head`` the line's first :data:`CONTEXT_SPAN` bytes, ``final`` True on
-    the line's last piece. Reads with ``readinto1`` (else ``read1``/``read``)
-    into one buffer, so a pipe is scanned as data arrives and a file costs no
-    copy besides the read.
-    """
-    read = getattr(stream, "read1", None) or stream.read
-    readinto = getattr(stream, "readinto1", None) or getattr(stream, "readinto", None)
-    if readinto is None:
-        def readinto(view: memoryview) -> int:
-            chunk = read(len(view))
-            view[:len(chunk)] = chunk
-            return len(chunk)
-    buf = bytearray(read_size)
-    fill = 0  # buf[:fill]: the start of an unfinished line (no line break in it)
-    while True:
-        if fill >= LONG_LINE:  # read the rest of this line in pieces
-            rest = yield from _long_line(bytearray(buf[:fill]), read, read_size)
-            cut = rest.rfind(b"\n") + 1
-            if cut:
-                yield "lines", rest, cut
-            fill = len(rest) - cut
-            buf[:fill] = rest[cut:]
-            continue
-        if fill == len(buf):
-            buf.extend(bytes(len(buf)))
-        with memoryview(buf) as view:
-            n = readinto(view[fill:])
-        if not n:
-            break
-        end = fill + n
-        cut = buf.rfind(b"\n", fill, end) + 1
-        if cut:
-            yield "lines", buf, cut
-            buf[:end - cut] = buf[cut:end]
-            fill = end - cut
-        else:
-            fill = end
-    if fill:
-        yield "lines", buf, fill
-
-
-def _char_start(buf: bytearray | bytes, i: int) -> int:
-    # Move back to the first byte of a UTF-8 character (at most 3 steps).
-    for _ in range(3):
-        if i <= 0 or not 0x80 <= buf[i] < 0xC0:
-            break
-        i -= 1
-    return i
-
-
-def _long_line(buf: bytearray, read: Callable[[int], bytes], read_size: int) -> Generator[tuple, None, bytearray]:
-    """Pieces of one line longer than :data:`LONG_LINE`; returns what follows its line break."""
-    head = bytes(buf[:CONTEXT_SPAN])
-    base = 0  # characters of the line before buf[0]
-    lo = 0  # bytes of buf already accepted by the previous piece
-    eof = False
-    while True:
-        nl = buf.find(b"\n")
-        if nl >= 0 or eof:
-            end = nl if nl >= 0 else len(buf)
-            line = buf[:end]
-            if line.endswith(b"\r"):
-                line = line[:-1]
-            text = line.decode("utf-8", "replace")
-            lo_c = len(buf[:lo].decode("utf-8", "replace"))
-            yield "long", text, lo_c, len(text), base, head, True
-            return bytearray(buf[end + 1:]) if nl >= 0 else bytearray()
-        if len(buf) >= LONG_LINE:
-            cut = _char_start(buf, len(buf) - OVERLAP)
-            keep = _char_start(buf, cut - OVERLAP)
-            text = buf.decode("utf-8", "replace")
-            lo_c = len(buf[:lo].decode("utf-8", "replace"))
-            hi_c = len(buf[:cut].decode("utf-8", "replace"))
-            yield "long", text, lo_c, hi_c, base, head, False
-            base += len(buf[:keep].decode("utf-8", "replace"))
-            lo = cut - keep
-            del buf[:keep]
-        chunk = read(read_size)
-        if chunk:
-            buf += chunk
-        else:
-            eof = True
 
 
 # -- scanning --------------------------------------------------------------------------
@@ -470,103 +372,140 @@ def _still_wanted(literals: list[int] | None, skip: Container[int]) -> list[int]
     return [i for i in literals if i not in skip]
 
 
-def _scan_segments(segments: Iterable[tuple], sc: Scanner, include_success: bool,
-                   watch: LineWatch | None = None, progress: bool = False) -> Iterator[Hit]:
-    run = _Run(sc)
-    m, starts_of = sc.matcher, sc.prefilter.starts_watched
-    symptoms = sc.symptoms
-    long_ln: _Line | None = None
-    for seg in segments:
-        if seg[0] == "lines":
-            data: bytes = seg[1]
-            end = seg[2]
-            run.lines_read(_heads_after(data, 0, end, NEIGHBOURS))
-            pos = 0
-            tail = list(run.tail)
-            starts, watched = starts_of(data, end, watch.skip if watch is not None else sc.unwatched)
-            coded: Container[int] = ()
-            watching = watch is not None and bool(watched)
-            if watching:  # the watched lines join in order; only the others may hold codes
-                coded, starts = set(starts), sorted({*starts, *watched})
-            literals: list[int] | None = None
+class _Segments:
+    """One scan's reading of its segments: the candidate lines of each run, and the pieces of a long
+    line, made into queued hits (:class:`_Run`)."""
+
+    def __init__(self, sc: Scanner, include_success: bool, watch: LineWatch | None) -> None:
+        self.sc, self.include_success, self.watch = sc, include_success, watch
+        self.run = _Run(sc)
+        self.long_ln: _Line | None = None  # the long line being read in pieces
+        self.long_before: list[bytes] = []
+
+    def lines(self, data: bytes, end: int) -> None:
+        """Queue the hits of the lines of ``data[:end]``, and read its watched lines."""
+        run = self.run
+        run.lines_read(_heads_after(data, 0, end, NEIGHBOURS))
+        tail, pos = list(run.tail), 0
+        for s, literals, coded in self._candidates(data, end):
+            run.line_no += _newlines(data, pos, s)
+            pos = s
+            self._line(data, end, s, literals, tail if coded else None)
+        run.line_no += _newlines(data, pos, end)
+        if data[end - 1] == 10:  # b"\n"
+            run.tail.extend(_heads_before(data, end, NEIGHBOURS))
+        else:  # the input's last line, without a line break
+            last = data.rfind(b"\n", 0, end) + 1
+            run.tail.extend([*_heads_before(data, last, NEIGHBOURS - 1), data[last:min(end, last + CONTEXT_SPAN)]])
+
+    def _candidates(self, data: bytes, end: int) -> Iterator[tuple[int, list[int] | None, bool]]:
+        """``(line start, watched literals on it, whether it may hold codes)`` of the lines the
+        prefilter finds, in order. A watch may stop wanting a literal within the block: what it
+        wants is asked line by line."""
+        watch = self.watch
+        starts, watched = self.sc.prefilter.starts_watched(data, end, watch.skip if watch else self.sc.unwatched)
+        if watch is None or not watched:
             for s in starts:
-                run.line_no += _newlines(data, pos, s)
-                pos = s
-                if watching:
-                    literals = _still_wanted(watched.get(s), watch.skip)  # type: ignore[union-attr]  # a watch
-                    if not literals and s not in coded:
-                        continue
-                nl = data.find(b"\n", s, end)
-                e = end if nl < 0 else nl
-                raw = data[s:e]
-                if raw.endswith(b"\r"):
-                    raw = raw[:-1]
-                line = raw.decode("utf-8", "replace")
-                if watching:
-                    if literals:
-                        watch.line(line, run.line_no, literals)  # type: ignore[union-attr]  # coded: a watch
-                    if s not in coded:
-                        continue
-                tokens = m.tokens(line, include_success=include_success)
-                found = [(sym, i) for sym in symptoms if (i := line.find(sym.pattern)) >= 0 and not sym.quoted(line, i)]
-                if not tokens and not found:
-                    continue
-                ln = _Line(run.line_no, raw[:CONTEXT_SPAN], sc.prefix(line[:HEAD]), line)
-                ln.tokens, ln.symptoms = tokens, found
-                before = _heads_before(data, s, NEIGHBOURS)
-                if len(before) < NEIGHBOURS:
-                    before = (tail + before)[-NEIGHBOURS:]
-                after = _heads_after(data, e + 1, end, NEIGHBOURS) if nl >= 0 else []
-                run.add(ln, before, after, complete=False)
-            run.line_no += _newlines(data, pos, end)
-            if data[end - 1] == 10:  # b"\n"
-                run.tail.extend(_heads_before(data, end, NEIGHBOURS))
-            else:  # the input's last line, without a line break
-                last = data.rfind(b"\n", 0, end) + 1
-                run.tail.extend([*_heads_before(data, last, NEIGHBOURS - 1), data[last:min(end, last + CONTEXT_SPAN)]])
-            yield from run.ready()
+                yield s, None, True
+            return
+        coded = set(starts)
+        for s in sorted({*starts, *watched}):
+            literals = _still_wanted(watched.get(s), watch.skip)
+            if literals or s in coded:
+                yield s, literals, s in coded
+
+    def _line(self, data: bytes, end: int, s: int, literals: list[int] | None,
+              tail: list[bytes] | None) -> None:
+        """Read the line at ``s``: give it to the watch for its ``literals``; with ``tail`` (the
+        heads of the lines before the block: it may hold codes), queue its hits."""
+        nl = data.find(b"\n", s, end)
+        e = end if nl < 0 else nl
+        raw = data[s:e].removesuffix(b"\r")
+        line = raw.decode("utf-8", "replace")
+        run = self.run
+        if literals:
+            self.watch.line(line, run.line_no, literals)  # type: ignore[union-attr]  # literals: a watch
+        if tail is None:
+            return
+        tokens = self.sc.matcher.tokens(line, include_success=self.include_success)
+        found = [(sym, i) for sym in self.sc.symptoms if (i := line.find(sym.pattern)) >= 0 and not sym.quoted(line, i)]
+        if not tokens and not found:
+            return
+        ln = _Line(run.line_no, raw[:CONTEXT_SPAN], self.sc.prefix(line[:HEAD]), line)
+        ln.tokens, ln.symptoms = tokens, found
+        before = _heads_before(data, s, NEIGHBOURS)
+        if len(before) < NEIGHBOURS:
+            before = (tail + before)[-NEIGHBOURS:]
+        after = _heads_after(data, e + 1, end, NEIGHBOURS) if nl >= 0 else []
+        run.add(ln, before, after, complete=False)
+
+    def piece(self, p: LongPiece) -> None:
+        """Read a piece of a long line; queue the line's hits after its last piece."""
+        sc, run = self.sc, self.run
+        if self.long_ln is None:
+            self.long_before = list(run.tail)
+            run.lines_read([p.head])
+            self.long_ln = _Line(run.line_no, p.head, sc.prefix(p.head[:HEAD].decode("utf-8", "replace")), None)
+        ln = self.long_ln
+        tokens = sc.matcher.tokens(p.text, p.lo, p.hi, self.include_success)
+        if ln.near is None:
+            ln.near = _first_near(sc, p.text, tokens)
+        _keep_tokens(ln, p, tokens)
+        _keep_symptoms(ln, p, sc.symptoms)
+        if p.final:
+            ln.length = p.base + len(p.text)
+            if ln.tokens or ln.symptoms:
+                run.add(ln, self.long_before, [], complete=False)
+            run.tail.append(p.head)
+            run.line_no += 1
+            self.long_ln = None
+
+
+def _keep_tokens(ln: _Line, p: LongPiece, tokens: list[Token]) -> None:
+    """Add a long line's piece's tokens to ``ln``, with columns in the whole line. A hit keeps the
+    first MAX_COLUMNS columns of its code: once a token has more on this line, later pieces add
+    none (memory stays bounded however many it repeats)."""
+    kept, base = ln.kept, p.base
+    for t in tokens:
+        key = (t.kind, t.value, t.code.name if t.code else None, t.end - t.start)
+        have = kept.get(key, 0)
+        if have > MAX_COLUMNS:
+            continue
+        if t.starts is not None:
+            t.starts = list(map(base.__add__, islice(t.starts, MAX_COLUMNS + 1 - have)))
+        kept[key] = have + len(t.occurrences())
+        ln.excerpts[base + t.start] = _long_excerpt(p.text, base, t.start, t.end)
+        t.start, t.end = base + t.start, base + t.end
+        ln.tokens.append(t)
+
+
+def _keep_symptoms(ln: _Line, p: LongPiece, symptoms: tuple) -> None:
+    """Add to ``ln`` each symptom's first occurrence on the long line, as on a short line."""
+    for sym in symptoms:
+        if ("symptom", sym.id) not in ln.kept:
+            i = p.text.find(sym.pattern, p.lo, p.hi + len(sym.pattern) - 1)
+            if 0 <= i < p.hi:
+                ln.kept["symptom", sym.id] = 1
+                ln.excerpts[p.base + i] = _long_excerpt(p.text, p.base, i, i + len(sym.pattern))
+                ln.symptoms.append((sym, p.base + i))
+
+
+def _scan_segments(segments: Iterable[Lines | LongPiece], sc: Scanner, include_success: bool,
+                   watch: LineWatch | None = None, progress: bool = False) -> Iterator[Hit]:
+    """The hits of ``segments`` (:func:`~.reading.iter_segments`), in order; with ``progress``,
+    after each run of lines, the number of lines read so far (an ``int``)."""
+    scan = _Segments(sc, include_success, watch)
+    for seg in segments:
+        if isinstance(seg, Lines):
+            scan.lines(cast(bytes, seg.data), seg.end)  # the reader's buffer, only read here
+            yield from scan.run.ready()
             if progress:  # the lines read so far (scan_progress): a held failure's window may be whole
-                yield run.line_no - 1  # type: ignore[misc]
-        else:
-            _, text, lo, hi, base, head, final = seg
-            if long_ln is None:
-                before = list(run.tail)
-                run.lines_read([head])
-                long_ln = _Line(run.line_no, head, sc.prefix(head[:HEAD].decode("utf-8", "replace")), None)
-                long_before = before
-            toks = m.tokens(text, lo, hi, include_success)
-            if long_ln.near is None:
-                long_ln.near = _first_near(sc, text, toks)
-            kept = long_ln.kept
-            for t in toks:
-                # A hit keeps the first MAX_COLUMNS columns of its code: once a token has more on
-                # this line, later pieces add none (memory stays bounded however many it repeats).
-                key = (t.kind, t.value, t.code.name if t.code else None, t.end - t.start)
-                have = kept.get(key, 0)
-                if have > MAX_COLUMNS:
-                    continue
-                if t.starts is not None:
-                    t.starts = list(map(base.__add__, islice(t.starts, MAX_COLUMNS + 1 - have)))
-                kept[key] = have + len(t.occurrences())
-                long_ln.excerpts[base + t.start] = _long_excerpt(text, base, t.start, t.end)
-                t.start, t.end = base + t.start, base + t.end
-                long_ln.tokens.append(t)
-            for sym in symptoms:  # its first occurrence on the line, as on a short line
-                if ("symptom", sym.id) not in kept:
-                    i = text.find(sym.pattern, lo, hi + len(sym.pattern) - 1)
-                    if 0 <= i < hi:
-                        kept["symptom", sym.id] = 1
-                        long_ln.excerpts[base + i] = _long_excerpt(text, base, i, i + len(sym.pattern))
-                        long_ln.symptoms.append((sym, base + i))
-            if final:
-                long_ln.length = base + len(text)
-                if long_ln.tokens or long_ln.symptoms:
-                    run.add(long_ln, long_before, [], complete=False)
-                run.tail.append(head)
-                run.line_no += 1
-                long_ln = None
-                yield from run.ready()
-    yield from run.ready(final=True)
+                yield scan.run.line_no - 1  # type: ignore[misc]
+            continue
+        scan.piece(seg)
+        if seg.final:
+            yield from scan.run.ready()
+    yield from scan.run.ready(final=True)
 
 
 #: More characters than any context word has.
@@ -662,85 +601,3 @@ def scan_text(
     # A read buffer the size of the text, not READ_SIZE: zeroing 4 MiB would cost more than a short text's scan.
     segments = iter_segments(io.BytesIO(data), min(READ_SIZE, len(data) + 1))
     return _scan_segments(segments, scanner(registry, engine), include_success)
-
-
-def scan_with_context(
-    stream: BinaryIO,
-    context: int,
-    *,
-    registry: Registry | None = None,
-    include_success: bool = False,
-    engine: str | None = None,
-    watch: LineWatch | None = None,
-    progress: bool = False,
-) -> Iterator[tuple[list[tuple[int, str]], list[Hit], list[tuple[int, str]]]]:
-    """Groups of hits with ``context`` lines around them, like ``grep -C``.
-
-    Yields ``(before, hits, after)`` per line with hits: ``before``/``after``
-    are the ``(line_no, line)`` pairs of the ``context`` lines on each side,
-    whole even where they hold hits themselves or belong to a neighbouring
-    group's window, so that each group stands alone (a JSON object, a table
-    row); a display that prints groups in order skips the lines it already
-    printed, as ``grep -C`` does. With ``progress``, the number of lines read so far comes
-    between groups too (an ``int``, as :func:`scan_progress` gives it).
-    The hits are those of :func:`scan_stream` (the same engine reads the
-    stream); every line is also split out here to show the context, so this
-    is slower. Memory: the :func:`scan_stream` bound plus ``context`` lines
-    (long lines are kept as their first :data:`EXCERPT_HEAD` characters).
-    """
-    lines: deque[tuple[int, str]] = deque()  # recent lines, for "before"
-    counter = [0]
-    group: list = [None]  # the group being filled with "after" lines
-
-    def keep(n: int, raw: bytes) -> None:
-        if raw.endswith(b"\r"):
-            raw = raw[:-1]
-        item = (n, raw[:4 * EXCERPT_HEAD].decode("utf-8", "replace"))
-        g = group[0]
-        if g is not None and g[1][0].line_no < n <= g[1][0].line_no + context:
-            g[2].append(item)
-        lines.append(item)
-
-    def recording(segments: Iterator[tuple]) -> Iterator[tuple]:
-        for seg in segments:
-            # Hits wait for at most NEIGHBOURS later lines: older lines are no one's "before".
-            while lines and lines[0][0] < counter[0] - context - NEIGHBOURS - 1:
-                lines.popleft()
-            if seg[0] == "lines":
-                data = bytes(seg[1][:seg[2]])
-                parts = data.split(b"\n")
-                if data.endswith(b"\n"):
-                    parts.pop()
-                for raw in parts:
-                    counter[0] += 1
-                    keep(counter[0], raw)
-            elif seg[6]:  # the last piece of a long line
-                counter[0] += 1
-                keep(counter[0], seg[5])
-            yield seg
-
-    hits = _scan_segments(recording(iter_segments(stream)), scanner(registry, engine), include_success, watch,
-                          progress)
-    for hit in hits:
-        g = group[0]
-        if isinstance(hit, int):  # lines read so far (progress): a group whose lines are all read is done
-            if g is not None and g[1][0].line_no + context <= hit:
-                yield g
-                group[0] = None
-            yield hit
-            continue
-        if g is not None and g[1][0].line_no == hit.line_no:
-            g[1].append(hit)
-            continue
-        if g is not None:
-            yield g
-        # Hits come in line order: lines before this one's window are no later hit's either. What
-        # is left starts at the window, whose lines are numbered one after another.
-        while lines and lines[0][0] < hit.line_no - context:
-            lines.popleft()
-        window = list(islice(lines, 2 * context + 1))
-        before = [(n, t) for n, t in window if n < hit.line_no]
-        after = [(n, t) for n, t in window if hit.line_no < n <= hit.line_no + context]
-        group[0] = (before, [hit], after)
-    if group[0] is not None:
-        yield group[0]

@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from ..registry.model import Registry
+from .around import scan_with_context
 from .bundles import inputs
 from .diagnosis import Diagnoser
-from .engine import LineWatch, scan_progress, scan_with_context, scanner
+from .engine import LineWatch, scan_progress, scanner
 from .events import Closed, Event, Failed, Found, Opened
 from .evidence import Lines
 from .hit import Hit

@@ -60,7 +60,7 @@ class PythonPrefilter:
         starts, watched = self.starts_watched(data, end)
         return sorted({*starts, *watched})
 
-    def starts_watched(self, data: bytes, end: int, skip: Container[int] = ()) -> tuple[list[int], Watched]:
+    def starts_watched(self, data: bytes | bytearray, end: int, skip: Container[int] = ()) -> tuple[list[int], Watched]:
         """The sorted starts of the lines of ``data[:end]`` holding a pattern's literal, and per line
         the indexes of the watched literals on it (clue and evidence lines, read beside the codes),
         but those in ``skip`` (no longer wanted)."""
@@ -117,7 +117,7 @@ class HyperscanPrefilter:
         starts, watched = self.starts_watched(data, end)
         return sorted({*starts, *watched})
 
-    def starts_watched(self, data: bytes, end: int, skip: Container[int] = ()) -> tuple[list[int], Watched]:
+    def starts_watched(self, data: bytes | bytearray, end: int, skip: Container[int] = ()) -> tuple[list[int], Watched]:
         out: list[int] = []
         watched: Watched = {}
         found: list[tuple[int, int]] = []
@@ -160,7 +160,7 @@ class HyperscanPrefilter:
             view.release()
         return out, watched
 
-    def _lines(self, data: bytes, end: int, pos: int, found: list[tuple[int, int]],
+    def _lines(self, data: bytes | bytearray, end: int, pos: int, found: list[tuple[int, int]],
                skip: Container[int]) -> tuple[int, list[int], Watched]:
         """The matches ``found`` (ends in ``data[pos:end]``, in order) by line: the end of the last
         line, the starts of the lines with a pattern's match, and of those with a watched literal's

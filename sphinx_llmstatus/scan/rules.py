@@ -100,6 +100,7 @@ _REMEMBERED = 1 << 14
 _UNSEEN = object()
 
 
+@dataclass(slots=True)
 class Token:
     """A candidate on one line: span, kind (``name``/``layout``/``shared``/``other``/``trace``), value and code.
 
@@ -108,13 +109,13 @@ class Token:
     first; each spans ``end - start`` characters); None for a single one.
     """
 
-    __slots__ = ("start", "end", "kind", "value", "code", "python_form", "starts")
-
-    def __init__(self, start: int, end: int, kind: str, value: int | None, code: StatusCode | None,
-                 python_form: bool = False, starts: list[int] | None = None) -> None:
-        self.start, self.end, self.kind, self.value, self.code = start, end, kind, value, code
-        self.python_form = python_form
-        self.starts = starts
+    start: int
+    end: int
+    kind: str
+    value: int | None
+    code: StatusCode | None
+    python_form: bool = False
+    starts: list[int] | None = None
 
     def occurrences(self) -> list[int]:
         """The start of every occurrence, in order."""

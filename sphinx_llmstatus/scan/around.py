@@ -1,0 +1,119 @@
+"""Hits with the lines around them, like ``grep -C``."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Iterator
+from itertools import islice
+from typing import BinaryIO, NamedTuple
+
+from ..registry.model import Registry
+from .engine import EXCERPT_HEAD, NEIGHBOURS, LineWatch, _scan_segments, scanner
+from .hit import Hit
+from .reading import Lines, LongPiece, iter_segments
+
+
+class Group(NamedTuple):
+    """The hits of one line with the ``(line_no, line)`` pairs of the lines before and after it."""
+
+    before: list[tuple[int, str]]
+    hits: list[Hit]
+    after: list[tuple[int, str]]
+
+
+class _Around:
+    """The lines a scan keeps for its groups: the recent ones (for ``before``) and the group
+    being filled with its ``after`` lines."""
+
+    def __init__(self, context: int) -> None:
+        self.context = context
+        self.lines: deque[tuple[int, str]] = deque()
+        self.read = 0  # lines read so far
+        self.group: Group | None = None
+
+    def recording(self, segments: Iterable[Lines | LongPiece]) -> Iterator[Lines | LongPiece]:
+        """``segments``, each line kept as it goes by (a long line as its first characters)."""
+        for seg in segments:
+            # Hits wait for at most NEIGHBOURS later lines: older lines are no one's "before".
+            while self.lines and self.lines[0][0] < self.read - self.context - NEIGHBOURS - 1:
+                self.lines.popleft()
+            if isinstance(seg, Lines):
+                data = bytes(seg.data[:seg.end])
+                parts = data.split(b"\n")
+                if data.endswith(b"\n"):
+                    parts.pop()
+                for raw in parts:
+                    self._keep(raw)
+            elif seg.final:
+                self._keep(seg.head)
+            yield seg
+
+    def _keep(self, raw: bytes) -> None:
+        self.read += 1
+        item = (self.read, raw.removesuffix(b"\r")[:4 * EXCERPT_HEAD].decode("utf-8", "replace"))
+        g = self.group
+        if g is not None and g.hits[0].line_no < self.read <= g.hits[0].line_no + self.context:
+            g.after.append(item)
+        self.lines.append(item)
+
+    def read_to(self, line_no: int) -> Group | None:
+        """The group whose lines are all read by line ``line_no``, if any (it is let go)."""
+        g = self.group
+        if g is not None and g.hits[0].line_no + self.context <= line_no:
+            self.group = None
+            return g
+        return None
+
+    def add(self, hit: Hit) -> Group | None:
+        """Take ``hit``: into the open group when on its line, else open a new one and return the
+        previous group."""
+        g = self.group
+        if g is not None and g.hits[0].line_no == hit.line_no:
+            g.hits.append(hit)
+            return None
+        # Hits come in line order: lines before this one's window are no later hit's either. What
+        # is left starts at the window, whose lines are numbered one after another.
+        while self.lines and self.lines[0][0] < hit.line_no - self.context:
+            self.lines.popleft()
+        window = list(islice(self.lines, 2 * self.context + 1))
+        before = [(n, t) for n, t in window if n < hit.line_no]
+        after = [(n, t) for n, t in window if hit.line_no < n <= hit.line_no + self.context]
+        self.group = Group(before, [hit], after)
+        return g
+
+
+def scan_with_context(
+    stream: BinaryIO,
+    context: int,
+    *,
+    registry: Registry | None = None,
+    include_success: bool = False,
+    watch: LineWatch | None = None,
+    progress: bool = False,
+) -> Iterator[Group]:
+    """Groups of hits with ``context`` lines around them, like ``grep -C``.
+
+    Yields a :class:`Group` ``(before, hits, after)`` per line with hits:
+    ``before``/``after`` are the ``(line_no, line)`` pairs of the ``context``
+    lines on each side, whole even where they hold hits themselves or belong
+    to a neighbouring group's window, so that each group stands alone (a JSON
+    object, a table row); a display that prints groups in order skips the
+    lines it already printed, as ``grep -C`` does. With ``progress``, the
+    number of lines read so far comes between groups too (an ``int``, as
+    :func:`~.engine.scan_progress` gives it). The hits are those of
+    :func:`~.engine.scan_stream`; every line is also split out here to show
+    the context, so this is slower. Memory: the :func:`~.engine.scan_stream`
+    bound plus ``context`` lines (long lines are kept as their first
+    :data:`~.engine.EXCERPT_HEAD` characters).
+    """
+    around = _Around(context)
+    hits = _scan_segments(around.recording(iter_segments(stream)), scanner(registry), include_success, watch,
+                          progress)
+    for hit in hits:
+        done = around.read_to(hit) if isinstance(hit, int) else around.add(hit)
+        if done is not None:
+            yield done
+        if isinstance(hit, int):
+            yield hit
+    if around.group is not None:
+        yield around.group

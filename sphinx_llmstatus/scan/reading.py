@@ -1,0 +1,135 @@
+"""Reading a log: runs of whole lines, and a line too long to hold as pieces.
+
+The input is read in blocks of whole lines (4 MiB reads into one buffer, with
+``readinto1`` where the stream has it, so a pipe is scanned as data arrives
+and a file costs no copy besides the read). A line longer than
+:data:`LONG_LINE` bytes is read in overlapping pieces: tokens are accepted
+only in each piece's own part and the rules look at most :data:`OVERLAP`
+bytes around a token, so every token is found once, with its column in the
+whole line, whatever the read sizes (a file and a pipe give the same hits).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Iterator
+from dataclasses import dataclass
+from typing import BinaryIO
+
+from .context import CONTEXT_SPAN
+
+READ_SIZE = 4 << 20
+#: Lines longer than this (bytes) are scanned in pieces, never held whole.
+LONG_LINE = 8 << 20
+#: Bytes each long-line piece shares with the next (far more than any token and its look-around).
+OVERLAP = 4096
+#: A block of the input as read (the reader's own buffer, or bytes).
+Data = bytes | bytearray
+
+
+@dataclass(frozen=True, slots=True)
+class Lines:
+    """A run of whole lines: ``data[:end]``, ending with a line break except at the end of input.
+    ``data`` is a buffer reused for the next run (valid until the reader resumes: copy what must
+    outlive it)."""
+
+    data: Data
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class LongPiece:
+    """A piece of a line longer than :data:`LONG_LINE`: ``text`` decoded, tokens accepted with a
+    start in ``text[lo:hi]``, ``base`` the characters of the line before ``text``, ``head`` the
+    line's first :data:`~.context.CONTEXT_SPAN` bytes, ``final`` True on the line's last piece."""
+
+    text: str
+    lo: int
+    hi: int
+    base: int
+    head: bytes
+    final: bool
+
+
+def iter_segments(stream: BinaryIO, read_size: int = READ_SIZE) -> Iterator[Lines | LongPiece]:
+    """The stream as :class:`Lines` (runs of whole lines) and :class:`LongPiece` (pieces of a
+    line longer than :data:`LONG_LINE`). Reads with ``readinto1`` (else ``read1``/``read``)
+    into one buffer, so a pipe is scanned as data arrives and a file costs no
+    copy besides the read.
+    """
+    read = getattr(stream, "read1", None) or stream.read
+    readinto = getattr(stream, "readinto1", None) or getattr(stream, "readinto", None)
+    if readinto is None:
+        def readinto(view: memoryview) -> int:
+            chunk = read(len(view))
+            view[:len(chunk)] = chunk
+            return len(chunk)
+    buf = bytearray(read_size)
+    fill = 0  # buf[:fill]: the start of an unfinished line (no line break in it)
+    while True:
+        if fill >= LONG_LINE:  # read the rest of this line in pieces
+            rest = yield from _long_line(bytearray(buf[:fill]), read, read_size)
+            cut = rest.rfind(b"\n") + 1
+            if cut:
+                yield Lines(rest, cut)
+            fill = len(rest) - cut
+            buf[:fill] = rest[cut:]
+            continue
+        if fill == len(buf):
+            buf.extend(bytes(len(buf)))
+        with memoryview(buf) as view:
+            n = readinto(view[fill:])
+        if not n:
+            break
+        end = fill + n
+        cut = buf.rfind(b"\n", fill, end) + 1
+        if cut:
+            yield Lines(buf, cut)
+            buf[:end - cut] = buf[cut:end]
+            fill = end - cut
+        else:
+            fill = end
+    if fill:
+        yield Lines(buf, fill)
+
+
+def _char_start(buf: bytearray | bytes, i: int) -> int:
+    # Move back to the first byte of a UTF-8 character (at most 3 steps).
+    for _ in range(3):
+        if i <= 0 or not 0x80 <= buf[i] < 0xC0:
+            break
+        i -= 1
+    return i
+
+
+def _long_line(buf: bytearray, read: Callable[[int], bytes], read_size: int) -> Generator[LongPiece, None, bytearray]:
+    """Pieces of one line longer than :data:`LONG_LINE`; returns what follows its line break."""
+    head = bytes(buf[:CONTEXT_SPAN])
+    base = 0  # characters of the line before buf[0]
+    lo = 0  # bytes of buf already accepted by the previous piece
+    eof = False
+    while True:
+        nl = buf.find(b"\n")
+        if nl >= 0 or eof:
+            end = nl if nl >= 0 else len(buf)
+            line = buf[:end]
+            if line.endswith(b"\r"):
+                line = line[:-1]
+            text = line.decode("utf-8", "replace")
+            lo_c = len(buf[:lo].decode("utf-8", "replace"))
+            yield LongPiece(text, lo_c, len(text), base, head, True)
+            return bytearray(buf[end + 1:]) if nl >= 0 else bytearray()
+        if len(buf) >= LONG_LINE:
+            cut = _char_start(buf, len(buf) - OVERLAP)
+            keep = _char_start(buf, cut - OVERLAP)
+            text = buf.decode("utf-8", "replace")
+            lo_c = len(buf[:lo].decode("utf-8", "replace"))
+            hi_c = len(buf[:cut].decode("utf-8", "replace"))
+            yield LongPiece(text, lo_c, hi_c, base, head, False)
+            base += len(buf[:keep].decode("utf-8", "replace"))
+            lo = cut - keep
+            del buf[:keep]
+        chunk = read(read_size)
+        if chunk:
+            buf += chunk
+        else:
+            eof = True

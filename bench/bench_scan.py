@@ -208,7 +208,7 @@ def engines(log: Path) -> None:
     """The prefilters alone (candidate lines of the log's first 20 MB, in memory), fastest installed first."""
     from sphinx_llmstatus.scan.engine import scanner
     from sphinx_llmstatus.scan.prefilter import available
-    from sphinx_llmstatus.scan.reading import Lines, iter_segments
+    from sphinx_llmstatus.scan.reading import Block, iter_segments
 
     patterns = scanner().matcher.prefilter
     candidates = {}
@@ -241,7 +241,7 @@ def engines(log: Path) -> None:
     import io
 
     with open(log, "rb") as fh:  # the first 20 MB: the pure-Python prefilter is slow
-        blocks = [bytes(seg.data[:seg.end]) for seg in iter_segments(io.BytesIO(fh.read(20_000_000))) if isinstance(seg, Lines)]
+        blocks = [bytes(seg.data[:seg.end]) for seg in iter_segments(io.BytesIO(fh.read(20_000_000))) if isinstance(seg, Block)]
     size = sum(len(b) for b in blocks) / 1e6
     for name, pf in candidates.items():
         start = time.perf_counter()

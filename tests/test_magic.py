@@ -829,3 +829,14 @@ def test_card_shows_causes_collapsed(ip):
     assert "Causes and checks:" in r.text()
     zh = ip.run_line_magic("llmstatus", f"{code.name} --lang zh").html()
     assert "<summary><b>原因与排查</b>" in zh
+
+
+def test_the_notebook_rows_carry_the_triage_marks(ip):
+    """The consequence marks are made once in the core (Report.triage): each row of the notebook's
+    text, HTML and Markdown says which first failure a generic failure likely follows from."""
+    r = ip.run_cell_magic("llmstatus", "", LAYERS_LOG)
+    assert [(row.line_no, row.name, row.note) for row in r.rows() if row.note] == [
+        (4, "LLM_FAILED", "(likely a consequence of LLM_LINK_FAILED at Line 2)")]
+    assert "    (likely a consequence of LLM_LINK_FAILED at Line 2)" in r.text()
+    assert "<i>(likely a consequence of LLM_LINK_FAILED at Line 2)</i>" in r.html()
+    assert "*(likely a consequence of LLM_LINK_FAILED at Line 2)*" in r.markdown().replace("\\", "")

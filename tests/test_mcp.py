@@ -67,3 +67,12 @@ def test_without_the_sdk_the_command_says_which_extra_to_install():
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and p.stdout == ""
     assert p.stderr.strip() == "llmstatus: llmstatus mcp needs the mcp SDK: pip install 'sphinx-llmstatus[mcp]'"
+
+
+def test_scan_marks_likely_consequences_as_the_command_does():
+    text = ("(VllmWorker rank=0 pid=9) ERROR [link] failed, error code is LLMStatusCode.LLM_LINK_FAILED, {1: 0}.\n"
+            "(VllmWorker rank=0 pid=9) ERROR [pull_blocks] failed, error code is LLMStatusCode.LLM_FAILED, {}.\n")
+    _tools, (found,) = _call(("scan", {"text": text}))
+    assert [h.get("likely_consequence_of") for h in found["hits"]] == [
+        None, {"file": "-", "line": 1, "name": "LLM_LINK_FAILED"}]
+    assert found["summary"]["likely_consequences"] == {"LLM_FAILED": 1}

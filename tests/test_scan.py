@@ -407,3 +407,15 @@ def test_mindspore_lite_exception_names_are_llm_datadist_codes():
     line = "mindspore_lite.llm_engine.LLMOutOfMemory: pull_kv failed: Device out of memory, llm_req {llm_req: 44}"
     (hit,) = scan_text(line)
     assert hit.code.name == "LLM_DEVICE_OUT_OF_MEMORY" and hit.is_failure
+
+
+def test_triage_marks_a_generic_failure_after_a_specific_one_once_in_the_core():
+    """Report.triage decides the consequence marks for the command, the notebook and the MCP tool."""
+    from sphinx_llmstatus.scan.pipeline import scan_triaged
+
+    text = ("(VllmWorker rank=0 pid=9) ERROR [link] failed, error code is LLMStatusCode.LLM_LINK_FAILED.\n"
+            "(VllmWorker rank=0 pid=9) ERROR [pull] failed, error code is LLMStatusCode.LLM_FAILED.\n"
+            "(VllmWorker rank=0 pid=7) ERROR [pull] failed, error code is LLMStatusCode.LLM_FAILED.\n")
+    hits, report = scan_triaged(text)
+    assert [h.consequence_of for h in hits] == [None, ("", 1, "LLM_LINK_FAILED"), None]
+    assert report.consequences == {"LLM_FAILED": 1} and len(report.first) == 2

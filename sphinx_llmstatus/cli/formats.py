@@ -302,14 +302,6 @@ class MarkdownFormat(Format):
 
         return markdown.table(codes, self.lang, api=api) if codes else ""
 
-    def _consequence(self, hit: Hit) -> str | None:
-        from ..render.labels import label
-
-        if hit.consequence_of is None:
-            return None
-        f, n, name = hit.consequence_of
-        return label("(likely a consequence of {name} at {where})", self.lang, name=name, where=f"{_named(f)}:{n}")
-
     def scan_hits(self, before: Context, hits: Sequence[Hit], after: Context, file: str | None,
                   context: bool, rendered: Sequence[str | None] = ()) -> str:
         from ..render import markdown, text
@@ -325,10 +317,11 @@ class MarkdownFormat(Format):
             head = markdown.hits_header(self.lang, with_file=True, with_context=context)
         around = [(n, text.clip_line_text(t)) for n, t in (*before, *after)] if context else None
         named = _named(file or STDIN_LABEL)
-        rows = [self._once.shorten(HitRow.from_hit(h, self.lang, line=text.clip_line(h)), f"{named}:{h.line_no}",
-                                   self.lang) for h in own]
-        return head + "".join(markdown.hit_row(row, self.lang, file=file or STDIN_LABEL, context=around,
-                                               note=self._consequence(h)) + "\n" for row, h in zip(rows, own))
+        rows = [self._once.shorten(HitRow.from_hit(h, self.lang, line=text.clip_line(h),
+                                                   where=lambda f, n: f"{_named(f)}:{n}"),
+                                   f"{named}:{h.line_no}", self.lang) for h in own]
+        return head + "".join(markdown.hit_row(row, self.lang, file=file or STDIN_LABEL, context=around) + "\n"
+                              for row in rows)
 
     def merged(self, summary: Mapping[str, Any]) -> str:
         from ..render.markdown import esc

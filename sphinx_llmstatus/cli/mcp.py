@@ -92,7 +92,7 @@ def scan_tool(path: str | None, text: str | None, lang: str, registry: Registry)
         return {"error": f"cannot read {path}: {exc.strerror or exc}"}
     with stream:
         for hit in scan_stream(stream, registry=registry):
-            report.add(path or "-", hit)
+            (hit,) = report.triage(path or "-", [hit])
             if len(hits) < MAX_HITS:
                 hits.append(hit_dict(hit, path or "-", lang))
     return {"hits": hits, "hits_shown": len(hits), "summary": report.as_dict(lang)}

@@ -18,12 +18,11 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from dataclasses import replace
 
 from ..registry.model import Registry
 from ..scan.events import Closed, Event, Failed, Opened
 from ..scan.pipeline import ScanOptions
-from ..scan.report import Place, Report, hit_name
+from ..scan.report import Place, Report
 from ..scan.sources import walk
 from ..scan.timeline import Times, host_of, role_of_path
 from .formats import STDIN_LABEL, shown_name
@@ -92,13 +91,7 @@ class _Run:
 
     def _found(self, event: Found) -> None:
         self.found = True
-        key = self._key(event.name)
-        marked = []
-        for hit in event.hits:
-            cause = self.report.add(key, hit)
-            if cause is not None:
-                hit = replace(hit, consequence_of=(cause[0], cause[1].line_no, hit_name(cause[1])))
-            marked.append(hit)
+        marked = self.report.triage(self._key(event.name), event.hits)
         if not self.summary_only:
             file = None if event.name == "-" else self._label(event.name)  # None: each format names stdin
             # A worker's rendering holds for hits the report did not mark (scan.pipeline.Found.rendered).

@@ -289,7 +289,7 @@ class LLMStatusMagics(Magics):
         For one code, a search, ``--last`` or ``--hook``, use the line magic
         ``%llmstatus``.
         """
-        from ..scan.pipeline import scan_diagnosed
+        from ..scan.pipeline import scan_triaged
         from .results import ScanResult
 
         args = self._parse(self.llmstatus_cell, line)
@@ -297,8 +297,9 @@ class LLMStatusMagics(Magics):
         limit = self.max_rows if args.limit is None else args.limit
         if not 0 <= limit <= MAX_ROWS:
             raise UsageError(f"--limit must be 0 (no limit) to {MAX_ROWS}")
-        hits = scan_diagnosed(cell, registry=self.registry, include_success=args.all)
-        return ScanResult(hits, lang, text=cell, api=args.api, include_success=args.all, limit=limit or None)
+        hits, report = scan_triaged(cell, registry=self.registry, include_success=args.all)
+        return ScanResult(hits, lang, text=cell, api=args.api, include_success=args.all, limit=limit or None,
+                          report=report)
 
     # -- pieces ------------------------------------------------------------------
     def _parse(self, magic: Any, line: str) -> Any:

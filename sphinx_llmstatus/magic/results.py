@@ -241,7 +241,15 @@ class ScanResult(Result):
         api: str | None = None,
         include_success: bool = False,
         limit: int | None = None,
+        report: Any = None,
     ):
+        if report is None:  # hits not triaged yet (scan_text's): triaged here, as the scan would
+            from ..scan.report import Report
+
+            report = Report()
+            hits = report.triage("", hits)
+        #: What the triage of the hits made (:meth:`~..scan.report.Report.triage`).
+        self.report = report
         # LLM DataDist hits (and symptoms) here; other layers' numbers (GE, ACL runtime,
         # HCCL, HIXL, scan/report.py) in ``other``, listed apart and never as LLM codes.
         every = tuple(hits)
@@ -323,6 +331,8 @@ class ScanResult(Result):
             verdict = f"  [{label('Recoverable', self.lang)}: {rec}]" if rec else ""
             out.append(f"{label('Line', self.lang)} {row.line_no}: {name}{hexa}{verdict}")
             out.append(f"    {row.line}")
+            if row.note:
+                out.append(f"    {row.note}")
             if row.advice:
                 out.append(f"    {row.advice_label(self.lang)}: {' '.join(plain(row.advice).split())}")
         if len(self.hits) > len(rows):
@@ -337,7 +347,7 @@ class ScanResult(Result):
         """First failure per process and other layers' codes (view/hits.py), one line each."""
         from ..view.hits import report_notes
 
-        return report_notes([*self.hits, *self.other], self.lang)
+        return report_notes([*self.hits, *self.other], self.report, self.lang)
 
     def html(self) -> str:
         from ..render import html as render_html

@@ -286,6 +286,8 @@ def hits_table(
         if row.qualifier(lang):
             code_cell += f'<br><span style="{_DIM}">{esc(row.qualifier(lang))}</span>'
         advice = (f"<b>{esc(row.advice_label(lang))}:</b> " if row.advice_kind == "check" and row.advice else "")
+        if row.note:  # a likely consequence: said before the advice it shares with its cause
+            advice = f"<i>{esc(row.note)}</i>" + ("<br>" + advice if advice or row.advice else "")
         body.append(
             "<tr>"
             + _td(esc(row.line_no), f";font-family:{_MONO}")

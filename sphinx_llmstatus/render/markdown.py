@@ -194,15 +194,15 @@ def hits_header(lang: str, *, with_file: bool = False, with_context: bool = Fals
 
 
 def hit_row(row: HitRow, lang: str, *, file: str | None = None,
-            context: Sequence[tuple[int, str]] | None = None, note: str | None = None) -> str:
+            context: Sequence[tuple[int, str]] | None = None) -> str:
     """One occurrence as a table row (no newline); ``file`` fills the file column of
     :func:`hits_header`, ``context`` (``(line number, text)`` pairs) its context column."""
     recoverable = label(row.recoverable, lang) if row.recoverable in RECOVERABLE_VALUES else row.recoverable
     qualifier = row.qualifier(lang)
     name = _code(row.name) + (f" ({esc(qualifier)})" if qualifier else "")
     advice = (f"{esc(row.advice_label(lang))}: " if row.advice_kind == "check" and row.advice else "") + rich(row.advice)
-    if note:  # a likely consequence: said before the advice it shares with its cause
-        advice = f"*{esc(note)}*" + (" " + advice if advice else "")
+    if row.note:  # a likely consequence: said before the advice it shares with its cause
+        advice = f"*{esc(row.note)}*" + (" " + advice if advice else "")
     cells = [esc(file)] if file is not None else []
     cells += [esc(row.line_no), _code(row.line), name, esc(recoverable), advice]
     if context is not None:

@@ -10,7 +10,7 @@ from typing import BinaryIO, NamedTuple
 from ..registry.model import Registry
 from .engine import EXCERPT_HEAD, NEIGHBOURS, LineWatch, _scan_segments, scanner
 from .hit import Hit
-from .reading import Lines, LongPiece, iter_segments
+from .reading import Block, LongPiece, iter_segments
 
 
 class Group(NamedTuple):
@@ -31,13 +31,13 @@ class _Around:
         self.read = 0  # lines read so far
         self.group: Group | None = None
 
-    def recording(self, segments: Iterable[Lines | LongPiece]) -> Iterator[Lines | LongPiece]:
+    def recording(self, segments: Iterable[Block | LongPiece]) -> Iterator[Block | LongPiece]:
         """``segments``, each line kept as it goes by (a long line as its first characters)."""
         for seg in segments:
             # Hits wait for at most NEIGHBOURS later lines: older lines are no one's "before".
             while self.lines and self.lines[0][0] < self.read - self.context - NEIGHBOURS - 1:
                 self.lines.popleft()
-            if isinstance(seg, Lines):
+            if isinstance(seg, Block):
                 data = bytes(seg.data[:seg.end])
                 parts = data.split(b"\n")
                 if data.endswith(b"\n"):

@@ -36,7 +36,7 @@ from . import prefilter as _prefilter
 from .context import CONTEXT_SPAN, HEAD, NEAR, ContextFinder, Prefix, PrefixReader
 from .evidence import book
 from .hit import MAX_COLUMNS, Hit
-from .reading import READ_SIZE, Lines, LongPiece, iter_segments
+from .reading import READ_SIZE, Block, LongPiece, iter_segments
 from .rules import Matcher, Token
 
 #: Lines looked at on each side of a shared number for LLM DataDist context.
@@ -80,6 +80,15 @@ class Scanner:
                                          [lit.encode() for lit in self.watch_literals], self._once(registry),
                                          self.matcher.field_vetoed)
         self.engine = self.prefilter.name
+        # Most lines hold no symptom: one search tells, before each symptom's own.
+        self._any_symptom = re.compile("|".join(re.escape(s.pattern) for s in self.symptoms) or "(?!)").search
+
+    def symptoms_in(self, line: str) -> list[tuple[object, int]]:
+        """``(symptom, column)`` of each symptom on ``line`` (its first occurrence), but where the
+        line only quotes it (the source line of a traceback)."""
+        if self._any_symptom(line) is None:
+            return []
+        return [(sym, i) for sym in self.symptoms if (i := line.find(sym.pattern)) >= 0 and not sym.quoted(line, i)]
 
     def _once(self, registry: Registry) -> frozenset[int]:
         """The watched literals only context clues hold (read once per log: :class:`~.timeline.ClueWatch`)."""
@@ -428,15 +437,18 @@ class _Segments:
         if tail is None:
             return
         tokens = self.sc.matcher.tokens(line, include_success=self.include_success)
-        found = [(sym, i) for sym in self.sc.symptoms if (i := line.find(sym.pattern)) >= 0 and not sym.quoted(line, i)]
+        found = self.sc.symptoms_in(line)
         if not tokens and not found:
             return
         ln = _Line(run.line_no, raw[:CONTEXT_SPAN], self.sc.prefix(line[:HEAD]), line)
         ln.tokens, ln.symptoms = tokens, found
-        before = _heads_before(data, s, NEIGHBOURS)
-        if len(before) < NEIGHBOURS:
-            before = (tail + before)[-NEIGHBOURS:]
-        after = _heads_after(data, e + 1, end, NEIGHBOURS) if nl >= 0 else []
+        before: list[bytes] = []
+        after: list[bytes] = []
+        if any(t.kind == "shared" for t in tokens):  # only a shared number looks at its neighbours
+            before = _heads_before(data, s, NEIGHBOURS)
+            if len(before) < NEIGHBOURS:
+                before = (tail + before)[-NEIGHBOURS:]
+            after = _heads_after(data, e + 1, end, NEIGHBOURS) if nl >= 0 else []
         run.add(ln, before, after, complete=False)
 
     def piece(self, p: LongPiece) -> None:
@@ -490,13 +502,13 @@ def _keep_symptoms(ln: _Line, p: LongPiece, symptoms: tuple) -> None:
                 ln.symptoms.append((sym, p.base + i))
 
 
-def _scan_segments(segments: Iterable[Lines | LongPiece], sc: Scanner, include_success: bool,
+def _scan_segments(segments: Iterable[Block | LongPiece], sc: Scanner, include_success: bool,
                    watch: LineWatch | None = None, progress: bool = False) -> Iterator[Hit]:
     """The hits of ``segments`` (:func:`~.reading.iter_segments`), in order; with ``progress``,
     after each run of lines, the number of lines read so far (an ``int``)."""
     scan = _Segments(sc, include_success, watch)
     for seg in segments:
-        if isinstance(seg, Lines):
+        if isinstance(seg, Block):
             scan.lines(cast(bytes, seg.data), seg.end)  # the reader's buffer, only read here
             yield from scan.run.ready()
             if progress:  # the lines read so far (scan_progress): a held failure's window may be whole

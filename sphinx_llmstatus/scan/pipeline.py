@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import BinaryIO, NamedTuple
 
 from ..registry.model import Registry
 from .around import scan_with_context
@@ -24,6 +24,7 @@ from .events import Closed, Event, Failed, Found, Opened
 from .evidence import Lines
 from .hit import Hit
 from .prefilter import ANY
+from .report import Report
 from .timeline import ClueWatch, Times
 
 
@@ -120,9 +121,17 @@ def _found(name: str, stream: BinaryIO, opts: ScanOptions, registry: Registry,
         yield item if isinstance(item, int) else Found(name, [], [item], [])
 
 
-def scan_diagnosed(text: str, registry: Registry | None = None, include_success: bool = False) -> list[Hit]:
+class Triaged(NamedTuple):
+    """A text's hits, triaged, and the report they make (first failures, other layers, symptoms)."""
+
+    hits: list[Hit]
+    report: Report
+
+
+def scan_triaged(text: str, registry: Registry | None = None, include_success: bool = False) -> Triaged:
     """Every hit of ``text`` (one log: a notebook cell, an exception and its traceback), each failure
-    with its :class:`~.diagnosis.Diagnosis`: the pipeline of one log of ``llmstatus scan``."""
+    with its :class:`~.diagnosis.Diagnosis` and each likely consequence marked
+    (:meth:`~.report.Report.triage`), and the report: the pipeline of one log of ``llmstatus scan``."""
     import io
 
     if registry is None:
@@ -131,4 +140,12 @@ def scan_diagnosed(text: str, registry: Registry | None = None, include_success:
         registry = default_registry()
     stream = io.BytesIO(text.encode("utf-8", "replace"))
     opts = ScanOptions(include_success=include_success)
-    return [hit for found in _diagnosed("-", stream, opts, registry, ClueWatch(registry)) for hit in found.hits]
+    report = Report()
+    hits = [hit for found in _diagnosed("-", stream, opts, registry, ClueWatch(registry))
+            for hit in report.triage("", found.hits)]
+    return Triaged(hits, report)
+
+
+def scan_diagnosed(text: str, registry: Registry | None = None, include_success: bool = False) -> list[Hit]:
+    """:func:`scan_triaged`'s hits."""
+    return scan_triaged(text, registry, include_success).hits

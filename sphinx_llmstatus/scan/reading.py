@@ -27,7 +27,7 @@ Data = bytes | bytearray
 
 
 @dataclass(frozen=True, slots=True)
-class Lines:
+class Block:
     """A run of whole lines: ``data[:end]``, ending with a line break except at the end of input.
     ``data`` is a buffer reused for the next run (valid until the reader resumes: copy what must
     outlive it)."""
@@ -50,8 +50,8 @@ class LongPiece:
     final: bool
 
 
-def iter_segments(stream: BinaryIO, read_size: int = READ_SIZE) -> Iterator[Lines | LongPiece]:
-    """The stream as :class:`Lines` (runs of whole lines) and :class:`LongPiece` (pieces of a
+def iter_segments(stream: BinaryIO, read_size: int = READ_SIZE) -> Iterator[Block | LongPiece]:
+    """The stream as :class:`Block` (runs of whole lines) and :class:`LongPiece` (pieces of a
     line longer than :data:`LONG_LINE`). Reads with ``readinto1`` (else ``read1``/``read``)
     into one buffer, so a pipe is scanned as data arrives and a file costs no
     copy besides the read.
@@ -70,7 +70,7 @@ def iter_segments(stream: BinaryIO, read_size: int = READ_SIZE) -> Iterator[Line
             rest = yield from _long_line(bytearray(buf[:fill]), read, read_size)
             cut = rest.rfind(b"\n") + 1
             if cut:
-                yield Lines(rest, cut)
+                yield Block(rest, cut)
             fill = len(rest) - cut
             buf[:fill] = rest[cut:]
             continue
@@ -83,13 +83,13 @@ def iter_segments(stream: BinaryIO, read_size: int = READ_SIZE) -> Iterator[Line
         end = fill + n
         cut = buf.rfind(b"\n", fill, end) + 1
         if cut:
-            yield Lines(buf, cut)
+            yield Block(buf, cut)
             buf[:end - cut] = buf[cut:end]
             fill = end - cut
         else:
             fill = end
     if fill:
-        yield Lines(buf, fill)
+        yield Block(buf, fill)
 
 
 def _char_start(buf: bytearray | bytes, i: int) -> int:

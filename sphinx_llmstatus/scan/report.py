@@ -17,7 +17,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .diagnosis import diagnosis_dict
 from .hit import Hit
@@ -121,6 +121,19 @@ class Report:
             self.consequences[name] += 1
             return first
         return None
+
+    def triage(self, file: str, hits: Iterable[Hit]) -> list[Hit]:
+        """Add ``hits`` (found in ``file``, in order) and return them, each generic failure that
+        follows a specific first failure of its process marked as its likely consequence
+        (``consequence_of``: file, line, name). What the command, the notebook and the MCP tool
+        report is decided here, once."""
+        out = []
+        for hit in hits:
+            first = self.add(file, hit)
+            if first is not None:
+                hit = replace(hit, consequence_of=(first[0], first[1].line_no, hit_name(first[1])))
+            out.append(hit)
+        return out
 
     def _note_before(self, file: str, hit: Hit) -> None:
         """Remember ``hit`` (a symptom or another layer's code) while its process has no failure yet:

@@ -16,8 +16,11 @@ from ..scan.report import hit_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
     from ..registry.model import StatusCode
     from ..scan.hit import Hit
+    from ..scan.report import Report
 
 #: ``kind`` values: an LLM DataDist code of the registry, an LLM DataDist number the registry does
 #: not know, another layer's code (HCCL, HIXL/ADXL, ACL runtime, MindIE), a framework's words
@@ -34,7 +37,8 @@ class HitRow:
     ``recoverable`` the verdict for ``api`` (``""`` for other layers and symptoms, which have none);
     ``advice`` the remedy of an LLM DataDist code, else the check to make first, and ``advice_kind``
     says which (``remedy``, ``check``, or ``pointer``: where an earlier row gave it, see
-    :class:`AdviceOnce`); ``likely`` the code a symptom stands for.
+    :class:`AdviceOnce`); ``likely`` the code a symptom stands for; ``note`` says which earlier
+    failure of its process this one likely follows from (:meth:`~..scan.report.Report.triage`).
     """
 
     line_no: int
@@ -50,6 +54,7 @@ class HitRow:
     advice: str
     advice_kind: str
     likely: str | None = None
+    note: str | None = None
 
     def qualifier(self, lang: str) -> str:
         """What the name is, when it is not an LLM DataDist code of the registry: ``unknown LLM
@@ -76,10 +81,12 @@ class HitRow:
         return self.advice if self.advice_kind == "remedy" else ""
 
     @classmethod
-    def from_hit(cls, hit: Hit, lang: str, api: str | None = None, line: str | None = None) -> HitRow:
+    def from_hit(cls, hit: Hit, lang: str, api: str | None = None, line: str | None = None,
+                 where: Callable[[str, int], str] | None = None) -> HitRow:
         """The row of a scanner hit; ``api`` (``--api``) picks the API whose verdict is shown;
-        ``line`` is the log line as the face will show it (clipped and made safe by the caller)."""
-        from ..render.labels import family_label
+        ``line`` is the log line as the face will show it (clipped and made safe by the caller);
+        ``where`` names a line of a file the face's way (``app.log:12``; default ``Line 12``)."""
+        from ..render.labels import family_label, label
 
         kind = hit_kind(hit)
         shown = hit_api(hit, api) if kind == "code" else None
@@ -91,7 +98,18 @@ class HitRow:
                    code=hit.code, api=shown,
                    recoverable=(view.recoverable if view else "unknown") if kind in ("code", "unknown") else "",
                    advice=advice, advice_kind=advice_kind,
-                   likely=hit.code.name if kind == "symptom" and hit.code is not None else None)
+                   likely=hit.code.name if kind == "symptom" and hit.code is not None else None,
+                   note=_note(hit, lang, where or (lambda _file, n: f"{label('Line', lang)} {n}")))
+
+
+def _note(hit: Hit, lang: str, where: Callable[[str, int], str]) -> str | None:
+    """``(likely a consequence of NAME at WHERE)`` for a hit the triage marked, else None."""
+    from ..render.labels import label
+
+    if hit.consequence_of is None:
+        return None
+    file, line_no, name = hit.consequence_of
+    return label("(likely a consequence of {name} at {where})", lang, name=name, where=where(file, line_no))
 
 
 def hit_kind(hit: Hit) -> str:
@@ -133,24 +151,17 @@ def _advice(hit: Hit, kind: str, view: object, lang: str) -> tuple[str, str]:
     return (remedy.get(lang) if remedy is not None else ""), "remedy"
 
 
-def report_notes(hits: list[Hit], lang: str) -> list[str]:
+def report_notes(hits: Sequence[Hit], report: Report, lang: str) -> list[str]:
     """What a scan report says after its rows, one sentence each, in ``lang``: the first failure
     of each process (and what it came after), the likely consequences of it, then each other
-    layer's codes. The notebook's text, HTML and Markdown all show these lines (the HTML and
-    Markdown used to leave them out)."""
+    layer's codes, from the ``report`` the triage of ``hits`` made. The notebook's text, HTML and
+    Markdown all show these lines (the HTML and Markdown used to leave them out)."""
     from ..render.labels import family_label, label
     from ..render.text import log_safe, plain, process_label
-    from ..scan.report import Report
 
-    report = Report()
     line = label("Line", lang)
-    followed: list[str] = []
-    for hit in sorted(hits, key=lambda h: (h.line_no, h.column)):
-        cause = report.add("", hit)
-        if cause is not None:  # a generic code after a specific failure of the same process
-            followed.append(f"{line} {hit.line_no} {hit_name(hit)} " + label(
-                "(likely a consequence of {name} at {where})", lang, name=hit_name(cause[1]),
-                where=f"{line} {cause[1].line_no}"))
+    followed = [f"{line} {hit.line_no} {hit_name(hit)} {note}" for hit in sorted(hits, key=lambda h: (h.line_no, h.column))
+                if (note := _note(hit, lang, lambda _file, n: f"{line} {n}")) is not None]
     first = label("First failure per process", lang)
     out = []
     for key, _file, hit, _entry in report.ordered():

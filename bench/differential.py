@@ -7,7 +7,7 @@ corpus (``tests/corpus``) and the bench logs present in ``bench/_work`` (made
 by ``bench/bench_scan.py``). Prints one line per log and engine; exit 1 on a
 difference.
 
-    python bench/differential.py --ref 0709ee1
+    python bench/differential.py --ref 0709ee1 --bench 'scan_*_50mb_*'  # the 50 MB logs only
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ def digest(checkout: Path, log: Path, engine: str) -> tuple[str, int]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ref", default="HEAD~1", help="the commit to compare with (default HEAD~1)")
+    parser.add_argument("--bench", default="scan_*.log*", help="which bench/_work logs (a glob; default all)")
     args = parser.parse_args()
     ref = WORK / "ref"
     WORK.mkdir(exist_ok=True)
@@ -43,7 +44,7 @@ def main() -> int:
                    capture_output=True)
     from sphinx_llmstatus.scan.prefilter import available
 
-    logs = sorted((ROOT / "tests" / "corpus").rglob("*.log")) + sorted(WORK.glob("scan_*.log*"))
+    logs = sorted((ROOT / "tests" / "corpus").rglob("*.log")) + sorted(WORK.glob(args.bench))
     differ = 0
     try:
         for log in logs:

@@ -107,6 +107,9 @@ def probe(pattern: bytes) -> bytes | None:
     groups, alternation: what the scanner's patterns use) and takes the first way
     through it: each repeat its least count, each class its first member.
     """
+    literal = _UNESCAPE.sub(rb"\1", pattern)
+    if re.escape(literal) == pattern:  # an escaped literal (names, watched words): itself, no parse
+        return literal
     try:
         from re import _parser  # the parser behind re.compile: the pattern's own reading
     except ImportError:  # pragma: no cover - an interpreter without it skips the check
@@ -118,6 +121,7 @@ def probe(pattern: bytes) -> bytes | None:
     return text if re.search(pattern, text) else None
 
 
+_UNESCAPE = re.compile(rb"\\(.)", re.DOTALL)
 # Characters tried, in order, for a negated class (``[^A-Za-z0-9_]``).
 _OTHERS = b" -:=,;()[]/x0"
 

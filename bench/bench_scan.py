@@ -94,6 +94,9 @@ HOSTILE = {
     # Near-misses that go on (a hex id starting 5010b, a longer number), each in new surroundings.
     "5010b<4 hex> x 100000": "".join(f"5010b{i * 7919 % 65536:04x} " for i in range(100_000)),
     "ret = 134327<5 digits> x 55000": "".join(f"ret = 134327{i * 7919 % 100000:05d} " for i in range(55_000)),
+    # Qualified-name chains (every name's verdict reads its chain back).
+    "LLM_FAILED. x 90909": "LLM_FAILED." * 90_909,
+    "(a. x 8 + LLM_FAILED) x 37037": ("a." * 8 + "LLM_FAILED ") * 37_037,
 }
 # ... and 1 MB lines dense with real codes (every occurrence is a column of a hit).
 _DENSE_WORDS = ["ret = 1343270921 ", "LLM_LINK_FAILED ", "0x5010B009 ", "k_ret = ffffffff ",

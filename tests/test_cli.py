@@ -602,8 +602,9 @@ def test_ctrl_c_during_a_scan_prints_no_traceback(tmp_path):
     line = b"x" * 200 + b" ret = 1343270921\n"
     with big.open("wb") as fh:
         fh.write(line * ((40 << 20) // len(line)))
+    # A shell's background job ignores SIGINT, and a child would inherit that: the default is restored.
     proc = subprocess.Popen([str(SCRIPT), "scan", str(big)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(1.0)
     assert proc.poll() is None, "the scan ended before Ctrl-C"
     os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole process group

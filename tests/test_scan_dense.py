@@ -120,3 +120,33 @@ def test_dense_lines_with_random_ids(engine_name, seed):
     expected = sorted(s for s, *_ in one_by_one(line))
     columns = sorted(c for h in scan_text(line, engine=engine_name) for c in h.columns)
     assert columns == expected
+
+
+@pytest.mark.parametrize("line", [
+    "LLM_FAILED." * 300, "LLMStatusCode.LLM_FAILED." * 200, "ge::LLM_FAILED::" * 200,
+    ("a." * 8 + "LLM_FAILED ") * 100, ("a" * 53 + ".LLM_FAILED.") * 50, "é.LLM_TIMEOUT x" * 100,
+    "\x1b[31mLLM_LINK_FAILED\x1b[0m ret=\x1b[1m0x5010B009\x1b[m", "\x1b[m_id=1343270921 \x1b[K_port=1343270921",
+])
+def test_qualified_chains_and_colours_decide_as_the_specification(line):
+    assert grouped(line) == one_by_one(line)
+
+
+def test_a_repr_across_two_pieces_is_one_token():
+    """A long line's pieces: a repr that starts in one piece covers the number the next one reads."""
+    m = engine.scanner().matcher
+    line = "x" * 6 + "<LLMStatusCode.LLM_TIMEOUT: 1343270917> y"
+    cut = line.index(": 1343")  # inside the repr, before its number
+    tokens = [*m.tokens(line, 0, cut), *m.tokens(line, cut, len(line))]
+    assert [line[t.start:t.end] for t in tokens] == ["<LLMStatusCode.LLM_TIMEOUT: 1343270917>"]
+
+
+@pytest.mark.skipif("hyperscan" not in ENGINES, reason="the Hyperscan wheel is not installed")
+@pytest.mark.parametrize("text", [
+    "ret = 0x05010000 x 0x05000007\nnext\n",  # the HCCL form's end takes the line break
+    "\x1b[m_id=1343270921\n\x1b[0;m_ip: 0x5010B009\n",  # colours change what the rules read as a field
+])
+def test_both_engines_give_the_same_hits(text):
+    def hits(name: str) -> list[tuple]:
+        return [(h.line_no, h.token, h.family) for h in scan_text(text, engine=name)]
+
+    assert hits("hyperscan") == hits("python") and hits("python")

@@ -123,7 +123,9 @@ class HyperscanPrefilter:
         found: list[tuple[int, int]] = []
         batch = self.BATCH
         terminated = self._hs.ScanTerminated
-        vetoed = self._vetoed
+        # The rules blank terminal colours (\x1b[...m) first, which may change a field's name: a
+        # block holding one keeps every number for the rules.
+        vetoed = self._vetoed if data.find(b"\x1b", 0, end) < 0 else {}
 
         def on_match(i: int, start: int, to: int, _flags: int, _ctx: object) -> bool:
             if i in vetoed and to - start > vetoed[i]:  # a field's value (Matcher.field_vetoed)
@@ -171,6 +173,8 @@ class HyperscanPrefilter:
         line_end, start, coded = -1, 0, False
         for to, i in found:
             p = pos + to - 1  # last byte of the match
+            if data[p] == 10:  # the line break a form's end took ([^A-Za-z0-9_]): still its line
+                p -= 1
             if p >= line_end:
                 start = rfind(b"\n", 0, p) + 1
                 nl = find(b"\n", p, end)

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import re
 
-from .rules import Matcher
+from .rules import Matcher, blank_colours
 from .verdicts import Seen, decide
 
 
 def tokens(matcher: Matcher, line: str, include_success: bool = False) -> list[tuple]:
     """``(start, end, kind, value, code)`` of each token of ``line``, in order: each rule's
     expression tried at every position, each match decided on the whole line, and of two that
-    overlap the leftmost, then the longest, kept."""
+    overlap the leftmost, then the longest, kept. Terminal colours are blanked first (columns kept)."""
+    line = blank_colours(line)
     found = []
     for kind, expression in matcher.expressions:
         rx = re.compile(expression)

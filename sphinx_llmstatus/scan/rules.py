@@ -72,7 +72,7 @@ RULES = (
          "and =, :, is or a space: which layer's it is comes from the context", (31, 8), (
              ("[ERROR] GE(1,python) PullKvCache: ErrorNo: 4294967295(failed)", ("4294967295",)),
              ("k_ret = ffffffff, error code is 507053", ("ffffffff", "507053")),
-             ("id=4294967295 size 507053", ()),
+             ("id=4294967295 size 507053 /data/status507053 a1b2_rc507057", ()),
          )),
     Rule("ov", "another layer's number right after a status keyword: a HIXL/ADXL status, an ACL "
          "runtime code, or an HCCL error number (errNo[0x0000000005000007]), reported under its own "
@@ -87,12 +87,17 @@ RULES = (
              ("call trace: hcclRet -> 99", ()),
          )),
 )
-#: Characters each rule kind's verdict reads around a match (the key of its remembered verdict).
-REACH = {rule.kind: rule.reach for rule in RULES}
+#: Characters each rule kind's verdict reads around a match (the key of its remembered verdict);
+#: a qualified name (after ``.`` or ``:``) reads its chain (8 links of 66), a repr's ``<`` and a
+#: comparison before it (560 in all), and a repr's tail and a comparison after it.
+REACH = {rule.kind: rule.reach for rule in RULES} | {"qualified": (560, 64)}
 #: After a match's end, the expression reads no further (the verdict does, within the reach).
 _AFTER = r"(?![A-Za-z0-9_])(?![-./#%@+][A-Za-z0-9])"
 #: Characters matched past a piece's end (``hi``) for a match that starts in it: longer than any match.
 _PAST_HI = 96
+#: Characters matched before a piece's start (``lo``): a token that starts before it (a repr) may
+#: cover a match after it, which is then no token of its own.
+_BEFORE_LO = REACH["qualified"][0] + 64
 #: An ANSI control sequence (CSI: ESC [ parameters, intermediates, final byte), bounded.
 _ANSI_RE = re.compile(r"\x1b\[[0-?]{0,32}[ -/]{0,4}[@-~]")
 #: Verdicts remembered across lines (then forgotten all at once).
@@ -259,31 +264,26 @@ class Matcher:
         token hides none after it); occurrences decided alike come back as one
         :class:`Token` (``starts``).
         """
-        if "\x1b" in line:
-            # Terminal colours written into the log (`\x1b[31mLLM_LINK_FAILED\x1b[0m`) are blanked,
-            # every column kept, so that a coloured name or number is a token of its own.
-            line = _ANSI_RE.sub(lambda m: " " * len(m.group()), line)
+        line = blank_colours(line)
         hi = len(line) if hi is None else hi
         search, stop = self._any.search, min(len(line), hi + _PAST_HI)
-        spans: list[tuple[int, int, Verdict]] = []
-        m = search(line, lo, stop)
+        spans: list[tuple[int, int, Verdict, int]] = []
+        m = search(line, max(0, lo - _BEFORE_LO), stop)
         while m is not None and m.start() < hi:
             s, e = m.span()
             verdict = self.verdict(line, s, e, include_success)
             if verdict is not None:
-                spans.append((s + verdict.start, s + verdict.end, verdict))
+                spans.append((s + verdict.start, s + verdict.end, verdict, s))
             m = search(line, s + 1, stop)
-        return grouped(spans)
+        return grouped(spans, lo)
 
     def verdict(self, line: str, s: int, e: int, include_success: bool) -> Verdict | None:
-        """The verdict on the match ``line[s:e]``: a qualified name's on the line (its chain reaches
-        far back), any other one's on the window its rule reads, remembered."""
+        """The verdict on the match ``line[s:e]``, decided on the window its rule reads (a
+        qualified name's reaches back over its chain) and remembered."""
         kind = self.kind_of(line[s:e])
-        if kind == "name" and s > 0 and line[s - 1] in ".:":
-            return decide(self.tables, Seen(line, s, e, kind), include_success)
-        before, after = REACH[kind]
-        w0 = max(0, s - before)
-        key = (kind, include_success, s - w0, e - w0, line[w0:e + after])
+        reach = REACH["qualified" if kind == "name" and s > 0 and line[s - 1] in ".:" else kind]
+        w0 = max(0, s - reach[0])
+        key = (kind, include_success, s - w0, e - w0, line[w0:e + reach[1]])
         verdict = self._verdicts.get(key, _UNSEEN)
         if verdict is _UNSEEN:
             if len(self._verdicts) >= _REMEMBERED:
@@ -292,20 +292,27 @@ class Matcher:
         return verdict  # type: ignore[return-value]
 
 
-def grouped(spans: list[tuple[int, int, Verdict]]) -> list[Token]:
-    """Tokens, in order, from ``(start, end, verdict)`` spans: where two overlap (a repr covers
-    its number, a qualified name the names of its chain) the leftmost, then the longest, stays;
-    the occurrences of one verdict make one token."""
+def blank_colours(line: str) -> str:
+    """``line`` with terminal colours written into the log (``\x1b[31mLLM_LINK_FAILED\x1b[0m``)
+    blanked, every column kept, so that a coloured name or number is a token of its own."""
+    return _ANSI_RE.sub(lambda m: " " * len(m.group()), line) if "\x1b" in line else line
+
+
+def grouped(spans: list[tuple[int, int, Verdict, int]], lo: int = 0) -> list[Token]:
+    """Tokens, in order, from ``(start, end, verdict, match start)`` spans: where two overlap (a
+    repr covers its number, a qualified name the names of its chain) the leftmost, then the longest,
+    stays; then those whose match starts before ``lo`` go (a piece before had them); the
+    occurrences of one verdict make one token."""
     if any(a[1] > b[0] for a, b in zip(spans, spans[1:])):
-        spans = sorted(spans, key=lambda x: (x[0], -x[1]))
         kept, last_end = [], -1
-        for span in spans:
+        for span in sorted(spans, key=lambda x: (x[0], -x[1])):
             if span[0] >= last_end:
                 kept.append(span)
                 last_end = span[1]
         spans = kept
     starts: dict[Verdict, list[int]] = {}
-    for start, _end, verdict in spans:
-        starts.setdefault(verdict, []).append(start)
+    for start, _end, verdict, at in spans:
+        if at >= lo:
+            starts.setdefault(verdict, []).append(start)
     return [Token(at[0], at[0] + v.end - v.start, v.kind, v.value, v.code, v.python_form, at if len(at) > 1 else None)
             for v, at in starts.items()]

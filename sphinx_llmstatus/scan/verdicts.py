@@ -35,7 +35,7 @@ FIELD_SUFFIXES = (
 )
 _STATUS_NAMES = re.compile(r"(?:ret|rc|result|status|err|error|errno|code)", re.IGNORECASE)
 _REPR_TAIL = re.compile(r"[ \t]{0,8}:[ \t]{0,8}-?\d{1,20}[ \t]{0,8}>")
-_QUALIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}\Z")
+_WORD_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
 _CAMEL = re.compile(r"_|(?<=[a-z0-9])(?=[A-Z])")
 #: HCCL's call trace (``CHK_RET`` in ``src/pub_inc/log.h`` of the HCCL/HCOMM sources logs
 #: ``[%s]call trace: hcclRet -> %d`` with the ``HcclResult`` a call returned): the number is
@@ -122,12 +122,13 @@ def layout(t: Tables, seen: Seen) -> Verdict | None:
 
 
 def _after_keyword(seen: Seen) -> int | None:
-    """The start (with its ``0x``) of a number right after a status keyword, else None."""
+    """The start (with its ``0x``) of a number right after a status keyword and no part of a longer
+    word (``ret = ffffffff``, not ``/data/status507053`` or ``a1b2_rc507057``), else None."""
     line, s, end = seen.text, seen.start, seen.end
     start = s - 2 if line[max(0, s - 2):s] in ("0x", "0X") and line[s:s + 2] not in ("0x", "0X") else s
-    if not ends_number(line, end) or KEYWORD_END.search(line, max(0, start - 28), start) is None:
+    if in_word(line, start) or not ends_number(line, end):
         return None
-    return start
+    return start if KEYWORD_END.search(line, max(0, start - 28), start) is not None else None
 
 
 def shared(t: Tables, seen: Seen) -> Verdict | None:
@@ -196,17 +197,26 @@ def word_char(c: str) -> bool:
 
 
 def qualifier_start(line: str, s: int) -> int:
-    """Start of the ``a.b::`` qualifier chain ending at ``s`` (at most 8 links, bounded)."""
+    """Start of the ``a.b::`` qualifier chain ending at ``s``: at most 8 links, each an identifier of
+    at most 64 characters (a longer word, or one after a letter outside ASCII, ends the chain)."""
     start = s
     for _ in range(8):
         sep = 1 if line[start - 1:start] == "." else 2 if line[start - 2:start] == "::" else 0
         if not sep:
             break
-        m = _QUALIFIER.search(line, max(0, start - sep - 64), start - sep)
-        if m is None or (m.start() > 0 and (line[m.start() - 1].isalnum() or line[m.start() - 1] == "_")):
+        p = _identifier_before(line, start - sep)
+        if p is None or (p > 0 and (line[p - 1].isalnum() or line[p - 1] == "_")):
             break
-        start = m.start()
+        start = p
     return start
+
+
+def _identifier_before(line: str, hi: int) -> int | None:
+    """Start of the longest identifier (``[A-Za-z_][A-Za-z0-9_]{0,63}``) ending at ``hi``, or None.
+    Read with ``str.rstrip`` in C: a regular expression searched backwards tries every start."""
+    piece = line[max(0, hi - 64):hi]
+    word = piece[len(piece.rstrip(_WORD_CHARS)):].lstrip("0123456789")
+    return hi - len(word) if word else None
 
 
 def is_field_value(line: str, s: int, codes: Container[str]) -> bool:

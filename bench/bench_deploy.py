@@ -51,7 +51,7 @@ def make_bundle(megabytes: float) -> Path:
     for i in range(6):
         node = tree / ("prefill-0" if i < 3 else "decode-1") / "plog"
         node.mkdir(parents=True, exist_ok=True)
-        generate(node / f"plog-{i}.log", megabytes / 6, every=1000, tagged=True, seed=i)
+        generate(node / f"plog-{i}.log", megabytes / 6, every=1000, shape="busy", seed=i)
     subprocess.run(["tar", "czf", str(bundle), "-C", str(tree), "prefill-0", "decode-1"], check=True)
     shutil.rmtree(tree)
     return bundle
@@ -63,7 +63,7 @@ def make_eight(megabytes: float) -> Path:
         return eight
     eight.mkdir(parents=True, exist_ok=True)
     for i in range(8):
-        generate(eight / f"f{i}.log", megabytes, every=1000, tagged=True, seed=10 + i)
+        generate(eight / f"f{i}.log", megabytes, every=1000, shape="busy", seed=10 + i)
     return eight
 
 

@@ -52,10 +52,10 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5, help="alternating pairs (median)")
     args = parser.parse_args()
     WORK.mkdir(exist_ok=True)
-    log = WORK / f"scan_tagged_{args.mb:g}mb_every{args.every}.log"
+    log = WORK / f"scan_busy_{args.mb:g}mb_every{args.every}.log"
     if not log.exists():
         print(f"generating {log} ...")
-        generate(log, args.mb, args.every, True)
+        generate(log, args.mb, args.every, "busy")
     _timed(log, True)  # warm: registry, compiled scanner, page cache
     plain, diagnosed = [], []
     failures = 0

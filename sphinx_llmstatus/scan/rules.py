@@ -268,27 +268,32 @@ class Matcher:
         hi = len(line) if hi is None else hi
         search, stop = self._any.search, min(len(line), hi + _PAST_HI)
         spans: list[tuple[int, int, Verdict, int]] = []
+        links: dict[int, int | None] = {}  # the qualifier links of this line (verdicts.Seen)
         m = search(line, max(0, lo - _BEFORE_LO), stop)
         while m is not None and m.start() < hi:
             s, e = m.span()
-            verdict = self.verdict(line, s, e, include_success)
+            verdict = self.verdict(line, s, e, include_success, links)
             if verdict is not None:
                 spans.append((s + verdict.start, s + verdict.end, verdict, s))
             m = search(line, s + 1, stop)
         return grouped(spans, lo)
 
-    def verdict(self, line: str, s: int, e: int, include_success: bool) -> Verdict | None:
-        """The verdict on the match ``line[s:e]``, decided on the window its rule reads (a
-        qualified name's reaches back over its chain) and remembered."""
+    def verdict(self, line: str, s: int, e: int, include_success: bool,
+                links: dict[int, int | None] | None = None) -> Verdict | None:
+        """The verdict on the match ``line[s:e]``, remembered by the window its rule reads (a
+        qualified name's reaches back over its chain); decided on that window, a qualified name's
+        on the line with its ``links`` (the names of a chain share them)."""
         kind = self.kind_of(line[s:e])
-        reach = REACH["qualified" if kind == "name" and s > 0 and line[s - 1] in ".:" else kind]
-        w0 = max(0, s - reach[0])
-        key = (kind, include_success, s - w0, e - w0, line[w0:e + reach[1]])
+        qualified = kind == "name" and s > 0 and line[s - 1] in ".:"
+        before, after = REACH["qualified" if qualified else kind]
+        w0 = max(0, s - before)
+        key = (kind, include_success, s - w0, e - w0, line[w0:e + after])
         verdict = self._verdicts.get(key, _UNSEEN)
         if verdict is _UNSEEN:
             if len(self._verdicts) >= _REMEMBERED:
                 self._verdicts.clear()
-            verdict = self._verdicts[key] = decide(self.tables, Seen(key[4], s - w0, e - w0, kind), include_success)
+            seen = Seen(line, s, e, kind, links) if qualified else Seen(key[4], s - w0, e - w0, kind)
+            verdict = self._verdicts[key] = decide(self.tables, seen, include_success)
         return verdict  # type: ignore[return-value]
 
 

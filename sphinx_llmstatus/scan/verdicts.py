@@ -69,12 +69,15 @@ class Verdict(NamedTuple):
 
 class Seen(NamedTuple):
     """One match of a rule's expression: ``text[start:end]``, where ``text`` is the line or a window
-    of it holding all the verdict reads; ``kind`` is the rule's."""
+    of it holding all the verdict reads; ``kind`` is the rule's. ``links`` (on a whole line only)
+    remembers where each qualifier link before a position starts: the names of one chain share
+    their links."""
 
     text: str
     start: int
     end: int
     kind: str
+    links: dict[int, int | None] | None = None
 
 
 def decide(t: Tables, seen: Seen, include_success: bool) -> Verdict | None:
@@ -98,7 +101,7 @@ def name(t: Tables, seen: Seen) -> Verdict | None:
     code = t.names.get(line[s:end])
     if code is None or (s > 0 and word_char(line[s - 1])):
         return None
-    start = qs = qualifier_start(line, s)
+    start = qs = qualifier_start(line, s, seen.links)
     python_form = qs < s and "LLMStatusCode" in line[qs:s]
     if python_form:  # a repr: <LLMStatusCode.X: 1343270921> is one token
         lt = line.rfind("<", max(0, qs - 8), qs)
@@ -196,27 +199,36 @@ def word_char(c: str) -> bool:
     return c.isascii() and (c.isalnum() or c == "_")
 
 
-def qualifier_start(line: str, s: int) -> int:
+def qualifier_start(line: str, s: int, links: dict[int, int | None] | None = None) -> int:
     """Start of the ``a.b::`` qualifier chain ending at ``s``: at most 8 links, each an identifier of
-    at most 64 characters (a longer word, or one after a letter outside ASCII, ends the chain)."""
+    at most 64 characters (a longer word, or one after a letter outside ASCII, ends the chain).
+    ``links`` remembers each link's start by where it ends (see :class:`Seen`)."""
     start = s
     for _ in range(8):
-        sep = 1 if line[start - 1:start] == "." else 2 if line[start - 2:start] == "::" else 0
-        if not sep:
+        two = line[max(0, start - 2):start]
+        hi = start - 1 if two[-1:] == "." else start - 2 if two == "::" else -1
+        if hi < 0:
             break
-        p = _identifier_before(line, start - sep)
-        if p is None or (p > 0 and (line[p - 1].isalnum() or line[p - 1] == "_")):
+        if links is None:
+            p = _link_start(line, hi)
+        elif (p := links.get(hi, -1)) == -1:
+            p = links[hi] = _link_start(line, hi)
+        if p is None:
             break
         start = p
     return start
 
 
-def _identifier_before(line: str, hi: int) -> int | None:
-    """Start of the longest identifier (``[A-Za-z_][A-Za-z0-9_]{0,63}``) ending at ``hi``, or None.
-    Read with ``str.rstrip`` in C: a regular expression searched backwards tries every start."""
+def _link_start(line: str, hi: int) -> int | None:
+    """Start of the qualifier link ending at ``hi``: the longest identifier
+    (``[A-Za-z_][A-Za-z0-9_]{0,63}``) ending there, unless a letter or digit comes before it; else
+    None. Read with ``str.rstrip`` in C: a regular expression searched backwards tries every start."""
     piece = line[max(0, hi - 64):hi]
     word = piece[len(piece.rstrip(_WORD_CHARS)):].lstrip("0123456789")
-    return hi - len(word) if word else None
+    p = hi - len(word)
+    if not word or (p > 0 and (line[p - 1].isalnum() or line[p - 1] == "_")):
+        return None
+    return p
 
 
 def is_field_value(line: str, s: int, codes: Container[str]) -> bool:

@@ -37,7 +37,7 @@ class ChildDecoded(io.RawIOBase):
         args = [sys.executable, "-m", "sphinx_llmstatus.scan.unpack", str(fd), fmt, *(["--long"] if long else [])]
         self._proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                       stderr=subprocess.PIPE, pass_fds=(fd,), bufsize=0)
-        _widen(self._proc.stdout)
+        widen(self._proc.stdout)
         self._fd, self._damage, self._on_read, self._ended = fd, damage, on_read, False
 
     def readable(self) -> bool:
@@ -75,13 +75,17 @@ class ChildDecoded(io.RawIOBase):
         super().close()
 
 
-def _widen(pipe: object) -> None:
-    """A 1 MiB pipe where Linux allows it (64 KiB by default: a system call per 64 KiB)."""
+def widen(pipe: object) -> None:
+    """A 1 MiB pipe where Linux allows it (64 KiB by default: a system call per 64 KiB, and a block
+    of the scan per read); nothing for a stream that is no pipe."""
     try:
         import fcntl
+        import stat
 
-        fcntl.fcntl(pipe.fileno(), getattr(fcntl, "F_SETPIPE_SZ", 1031), 1 << 20)  # type: ignore[attr-defined]
-    except (ImportError, OSError, AttributeError):
+        fd = pipe.fileno()  # type: ignore[attr-defined]
+        if stat.S_ISFIFO(os.fstat(fd).st_mode):
+            fcntl.fcntl(fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), 1 << 20)
+    except (ImportError, OSError, AttributeError, ValueError):
         pass
 
 

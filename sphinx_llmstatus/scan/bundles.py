@@ -96,11 +96,7 @@ def inputs(path: str, long: bool = False, stdin: BinaryIO | None = None,
     """
     walk = _Walk(Budget(), long)
     if path == "-":
-        from .unpack import widen
-
-        source = stdin if stdin is not None else sys.stdin.buffer
-        widen(source)  # `cat big.log | llmstatus scan -`: reads of 1 MiB, not 64 KiB
-        raw: BinaryIO = _Ends(source)  # type: ignore[assignment]
+        raw: BinaryIO = _Ends(stdin if stdin is not None else sys.stdin.buffer)  # type: ignore[assignment]
         mtime = None
     else:
         raw = open(path, "rb")  # noqa: SIM115 (closed below)

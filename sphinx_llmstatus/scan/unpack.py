@@ -37,7 +37,7 @@ class ChildDecoded(io.RawIOBase):
         args = [sys.executable, "-m", "sphinx_llmstatus.scan.unpack", str(fd), fmt, *(["--long"] if long else [])]
         self._proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                       stderr=subprocess.PIPE, pass_fds=(fd,), bufsize=0)
-        widen(self._proc.stdout)
+        _widen(self._proc.stdout)
         self._fd, self._damage, self._on_read, self._ended = fd, damage, on_read, False
 
     def readable(self) -> bool:
@@ -75,17 +75,13 @@ class ChildDecoded(io.RawIOBase):
         super().close()
 
 
-def widen(pipe: object) -> None:
-    """A 1 MiB pipe where Linux allows it (64 KiB by default: a system call per 64 KiB, and a block
-    of the scan per read); nothing for a stream that is no pipe."""
+def _widen(pipe: object) -> None:
+    """A 1 MiB pipe where Linux allows it (64 KiB by default: a system call per 64 KiB)."""
     try:
         import fcntl
-        import stat
 
-        fd = pipe.fileno()  # type: ignore[attr-defined]
-        if stat.S_ISFIFO(os.fstat(fd).st_mode):
-            fcntl.fcntl(fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), 1 << 20)
-    except (ImportError, OSError, AttributeError, ValueError):
+        fcntl.fcntl(pipe.fileno(), getattr(fcntl, "F_SETPIPE_SZ", 1031), 1 << 20)  # type: ignore[attr-defined]
+    except (ImportError, OSError, AttributeError):
         pass
 
 

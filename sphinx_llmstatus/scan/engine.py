@@ -1,15 +1,10 @@
 """Find status codes in text and byte streams: linear time, constant memory, any line length.
 
-How: the input is read in blocks of whole lines (4 MiB reads). A prefilter
+How: the input is read in blocks of whole lines, a line too long to hold in
+pieces (:mod:`sphinx_llmstatus.scan.reading`). A prefilter
 (:mod:`sphinx_llmstatus.scan.prefilter`: Hyperscan, or Python's ``re``)
-finds the lines holding a possible token; only those lines are decoded and
-matched with the precise rules (:mod:`sphinx_llmstatus.scan.rules`).
-
-A line longer than :data:`LONG_LINE` bytes is read in overlapping pieces:
-tokens are accepted only in each piece's own part and the rules look at
-most :data:`OVERLAP` bytes around a token, so every token is found once,
-with its column in the whole line, whatever the read sizes (a file and a
-pipe give the same hits).
+finds the candidate lines; only those lines are decoded and matched with the
+rules (:mod:`sphinx_llmstatus.scan.rules`), which confirm the tokens.
 
 Attribution (issue 10): names and LLM-layout numbers are LLM DataDist's.
 A number several layers share (``4294967295``/``ffffffff``, ``507053``,

@@ -13,7 +13,7 @@ class Hit:
 
     ``line_no`` is 1-based. ``line`` is the line decoded as UTF-8 with
     ``errors="replace"``, without its line ending; for a line longer than the
-    engine keeps whole (:data:`sphinx_llmstatus.scan.engine.LONG_LINE` bytes)
+    engine keeps whole (:data:`sphinx_llmstatus.scan.reading.LONG_LINE` bytes)
     it is an excerpt (the line's start, ``" … "``, the text around the token),
     and ``line_length`` is the real length. ``line[start:end] == token``.
     ``column`` is the 0-based character offset of the first occurrence in the

@@ -256,10 +256,12 @@ class Matcher:
         return "ov"
 
     def tokens(self, line: str, lo: int = 0, hi: int | None = None, include_success: bool = False) -> list[Token]:
-        """The tokens of ``line`` whose start is in ``[lo, hi)``, left to right.
+        """The tokens of ``line`` whose match starts in ``[lo, hi)``, left to right.
 
         ``lo``/``hi`` let a long line be scanned in overlapping pieces: the
-        rules read at most a few hundred characters around a token. Each
+        rules read at most a few hundred characters around a match, and the
+        matches up to :data:`_BEFORE_LO` characters before ``lo`` are decided
+        too, as a token among them may cover one after ``lo``. Each
         position where an expression matches is decided (a match that is no
         token hides none after it); occurrences decided alike come back as one
         :class:`Token` (``starts``).

@@ -162,14 +162,20 @@ class Matcher:
         self._dec_prefix = common_prefix(lo, hi) if len(lo) == len(hi) else ""
         self._hex_prefix = f"{LLM_CODE_BASE >> 16:x}"
         self._dec_width = len(lo)
+        # The layout numbers (no end: each use adds its own) and the shared values' spellings.
+        self._layout_hex = f"{self._hex_prefix}[bB][0-9A-Fa-f]{{3}}"
+        self._layout_dec = (f"{re.escape(self._dec_prefix)}[0-9]{{{self._dec_width - len(self._dec_prefix)}}}"
+                            if self._dec_prefix else "")
+        self._hexes = sorted(f"{v:08x}" for v in self.shared_values if v >= 0x10000000)
+        self._decimals = [str(v) for v in sorted(self.shared_values)]
         self.expressions = self._expressions()
         # Repeats are possessive: ``re`` then keeps no backtracking state per repeat.
         self._any = re.compile("|".join(f"(?:{x})" for _, x in self.expressions).replace("}", "}+"))
         self._heads = {n[:4] for n in self.names}
-        hexes = [f"{v:08x}" for v in self.shared_values if v >= 0x10000000]
-        self._shared_texts = {*map(str, self.shared_values), *hexes, *(h.upper() for h in hexes)}
-        self.literals = self._literals(sorted(self._heads), sorted(hexes))
-        self.prefilter, self.field_vetoed = self._prefilter(sorted(hexes))
+        hexes = self._hexes
+        self._shared_texts = {*self._decimals, *hexes, *(h.upper() for h in hexes)}
+        self.literals = self._literals(sorted(self._heads))
+        self.prefilter, self.field_vetoed = self._prefilter()
         self._verdicts: dict[tuple, Verdict | None] = {}
 
     def _expressions(self) -> list[tuple[str, str]]:
@@ -178,12 +184,10 @@ class Matcher:
         other layers' number forms (not the shared values), HCCL's call trace."""
         words = sorted(self.names, key=lambda n: (-len(n), n))  # longest first: one may start another
         out = [("name", "(?:" + "|".join(map(re.escape, words)) + ")(?![A-Za-z0-9_])")]
-        out.append(("lh", f"{self._hex_prefix}[bB][0-9A-Fa-f]{{3}}{_AFTER}"))
-        if self._dec_prefix:
-            rest = self._dec_width - len(self._dec_prefix)
-            out.append(("ld", f"{re.escape(self._dec_prefix)}[0-9]{{{rest}}}{_AFTER}"))
-        hexes = sorted(f"{v:08x}" for v in self.shared_values if v >= 0x10000000)
-        decimals = [str(v) for v in sorted(self.shared_values)]
+        out.append(("lh", self._layout_hex + _AFTER))
+        if self._layout_dec:
+            out.append(("ld", self._layout_dec + _AFTER))
+        hexes, decimals = self._hexes, self._decimals
         for group in (*by_width(hexes), *by_width([h.upper() for h in hexes]), *by_width(decimals)):
             out.append(("sv", alternation(group) + _AFTER))
         for form, head in self.other_forms:
@@ -193,15 +197,15 @@ class Matcher:
         out.append(("hr", re.escape(HCCL_TRACE) + "[0-9]{1,2}" + _AFTER))
         return out
 
-    def _literals(self, heads: list[str], hexes: list[str]) -> tuple[bytes, ...]:
+    def _literals(self, heads: list[str]) -> tuple[bytes, ...]:
         """The literals of :attr:`literals`: none holding a shorter one (the shorter finds its lines too)."""
         lits: set[str] = {*heads, self._hex_prefix, self._hex_prefix.upper(), HCCL_TRACE}
         if self._dec_prefix:
             lits.add(self._dec_prefix[1:] or self._dec_prefix)  # a rarer first byte makes the search faster
-        lits.update(hexes)
-        lits.update(h.upper() for h in hexes)
+        lits.update(self._hexes)
+        lits.update(h.upper() for h in self._hexes)
         merged: list[str] = []
-        for d in sorted(str(v) for v in self.shared_values):  # 507053, 507057 -> 50705
+        for d in self._decimals:  # 507053, 507057 -> 50705
             if merged and len(p := common_prefix(merged[-1], d)) >= 5:
                 merged[-1] = p
             else:
@@ -214,23 +218,20 @@ class Matcher:
                 keep.add(lit)
         return tuple(s.encode("ascii") for s in sorted(keep, key=lambda k: (len(k), k)))
 
-    def _prefilter(self, hexes: list[str]) -> tuple[tuple[bytes, ...], dict[int, int]]:
+    def _prefilter(self) -> tuple[tuple[bytes, ...], dict[int, int]]:
         """:attr:`prefilter` and :attr:`field_vetoed`. A layout number that is a field's value
         (``remote_ip=1343270921``) is told in the multi-pattern engine: its expression takes the
         field's name too where there is one, and a match longer than the number (the engine
         reports its leftmost start) is no candidate. The HCCL form keeps its end: else every
         ``0x5010B009`` would be a candidate through it."""
         field = field_form(FIELD_SUFFIXES)
-        layout_hex, layout_dec = f"{self._hex_prefix}[bB][0-9A-Fa-f]{{3}}", ""
-        if self._dec_prefix:
-            layout_dec = f"{re.escape(self._dec_prefix)}[0-9]{{{self._dec_width - len(self._dec_prefix)}}}"
-        decimals = [str(v) for v in sorted(self.shared_values)]
         end = r"(?:[^A-Za-z0-9_]|$)"
         patterns = (
             tuple(re.escape(n).encode() for n in sorted(self.names))
-            + (f"(?:{field}(?:0[xX])?)?{layout_hex}".encode(), f"(?:{field})?{layout_dec or '(?!)'}".encode())
-            + tuple(f"(?i:{alternation(group)})".encode() for group in by_width(hexes))
-            + tuple(alternation(group).encode() for group in by_width(decimals))
+            + (f"(?:{field}(?:0[xX])?)?{self._layout_hex}".encode(),
+               f"(?:{field})?{self._layout_dec or '(?!)'}".encode())
+            + tuple(f"(?i:{alternation(group)})".encode() for group in by_width(self._hexes))
+            + tuple(alternation(group).encode() for group in by_width(self._decimals))
             + ("|".join(form + end if head in ("0x", "0X") else form
                         for form, head in self.other_forms).encode() or b"(?!)",
                (re.escape(HCCL_TRACE) + "[0-9]{1,2}").encode())

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any
 
 
@@ -64,17 +64,23 @@ class Progress:
         self._postfix()
         self._bar.refresh()
 
-    @contextmanager
-    def paused(self, stderr: bool = False) -> Iterator[None]:
-        """Write to stdout (when it is the same terminal) or to ``stderr`` without the line in the way."""
+    def paused(self, stderr: bool = False) -> AbstractContextManager[None]:
+        """Write to stdout (when it is the same terminal) or to ``stderr`` without the line in the way.
+        (Entered once per hit written: without the line, nothing to do.)"""
         if self._bar is None or not (stderr or _is_tty(sys.stdout)):
-            yield
-            return
+            return _NOTHING
+        return self._cleared()
+
+    @contextmanager
+    def _cleared(self) -> Iterator[None]:
         self._bar.clear()
         try:
             yield
         finally:
             self._bar.refresh()
+
+
+_NOTHING = nullcontext()
 
 
 def _is_tty(stream: Any) -> bool:

@@ -117,7 +117,12 @@ def hit_json(hit: Hit, file: str | None, lang: str = "en", extra: dict[str, Any]
     """:func:`hit_dict` (with ``extra`` keys) as one line of JSON, its ``diagnosis`` last. The
     diagnosis of a run of failures is one object (the scan reuses it while the evidence around
     them is the same): it is laid out once, not once per hit (1M failure lines: one layout)."""
-    out = dumps({**hit_dict(hit, file, lang, diagnosis=False), **(extra or {})})
+    fields = hit_dict(hit, file, lang, diagnosis=False)
+    if hit.code is None:
+        out = dumps({**fields, **(extra or {})})
+    else:  # a code's advice, the hit's last keys, is the same on every hit of it: laid out once
+        del fields["recoverable"], fields["remedy"]
+        out = f"{dumps(fields)[:-1]}, {_advice_json(hit.code, lang)}" + (f", {dumps(extra)[1:]}" if extra else "}")
     if hit.diagnosis is None or hit.code is None:
         return out
     key = (id(hit.diagnosis), hit.code.name, lang)
@@ -133,6 +138,19 @@ def hit_json(hit: Hit, file: str | None, lang: str = "en", extra: dict[str, Any]
 
 #: Laid-out diagnoses by (id, code, language), with the object (an id is only unique while it lives).
 _DIAGNOSIS_JSON: dict[tuple[int, str, str], tuple[object, str]] = {}
+#: Laid-out advice (:func:`_advice_json`) by (id, language), with the code, likewise.
+_ADVICE_JSON: dict[tuple[int, str], tuple[StatusCode, str]] = {}
+
+
+def _advice_json(code: StatusCode, lang: str) -> str:
+    """``"recoverable": {...}, "remedy": {...}`` of :func:`hit_dict` for a hit of ``code``."""
+    cached = _ADVICE_JSON.get((id(code), lang))
+    if cached is None or cached[0] is not code:
+        if len(_ADVICE_JSON) >= 1024:
+            _ADVICE_JSON.clear()
+        advice = {"recoverable": dict(code.recoverable), "remedy": _per_api(code, lambda v: v.remedy.get(lang))}
+        cached = _ADVICE_JSON[id(code), lang] = (code, dumps(advice)[1:-1])
+    return cached[1]
 
 
 def hit_dict(hit: Hit, file: str | None, lang: str = "en", diagnosis: bool = True) -> dict[str, Any]:
@@ -188,7 +206,7 @@ def hit_dict(hit: Hit, file: str | None, lang: str = "en", diagnosis: bool = Tru
         check = getattr(sym, "check", None)
         out["check"] = check.get(lang) if check is not None else None
         out["failure"] = False
-    if code is not None:
+    if code is not None:  # (hit_json: the last keys but the diagnosis)
         out["recoverable"] = dict(code.recoverable)
         out["remedy"] = _per_api(code, lambda v: v.remedy.get(lang))
         if diagnosis and hit.diagnosis is not None:

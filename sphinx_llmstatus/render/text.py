@@ -8,6 +8,7 @@ Registry text marks API names with `backticks`; plain text drops them.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 TYPE_CHECKING = False  # no typing import at run time: the command must start fast
 
@@ -37,8 +38,9 @@ _UNSAFE_RE = f"[{UNSAFE_CHARS}]"  # compiled on first use
 LINE_WIDTH = 160
 
 
+@lru_cache(maxsize=1024)
 def plain(text: str) -> str:
-    """Registry text for a terminal: `backticks` dropped."""
+    """Registry text for a terminal: `backticks` dropped (remembered: a scan repeats its codes' texts)."""
     return _BACKTICK_RE.sub(r"\1", text)
 
 
@@ -352,15 +354,18 @@ def hit_line(hit: Hit, lang: str, file: str | None = None, color: bool = False,
         view = code.view(hit.api) if hit.api else None
         views = [view] if view is not None else list(code.views)
         colour = ("green",) if code.is_success else ("red", "bold")
-        if len({(v.recoverable, v.remedy.get(lang)) for v in views}) == 1:
+        alike = len({(v.recoverable, v.remedy.get(lang)) for v in views}) == 1
+        if alike:
             rec = views[0].recoverable
             verdict = style(label(rec, lang), *_recoverable_colour(rec), color=color)
-            remedy = plain(views[0].remedy.get(lang))
         else:
             verdict = recoverable_text(code, lang)
-            remedy = " | ".join(f"{api_label(v.api)}: {plain(v.remedy.get(lang))}" for v in views)
         if remedy_at is not None:
             remedy = label("remedy as at {where}", lang, where=remedy_at)
+        elif alike:
+            remedy = plain(views[0].remedy.get(lang))
+        else:
+            remedy = " | ".join(f"{api_label(v.api)}: {plain(v.remedy.get(lang))}" for v in views)
         desc = (
             style(code.name, *colour, color=color)
             + (f" {code.hex}" if code.hex else "")

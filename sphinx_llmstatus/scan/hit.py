@@ -88,7 +88,8 @@ class Hit:
     @property
     def is_failure(self) -> bool:
         """An LLM DataDist code other than success: what sets ``llmstatus scan``'s exit status 1."""
-        return self.is_llm_datadist and not self.is_success
+        # The two properties above, spelled out: asked several times of every hit.
+        return self.kind == "code" and self.family == "llm_datadist" and (self.code is None or not self.code.is_success)
 
     @property
     def api(self) -> str | None:

@@ -21,12 +21,13 @@ For each, in the same run, alternating (median of ``--rounds`` rounds):
 then the cost per MB of the slowest shape over the fastest (bar <= 2x), the
 prefilter engines alone on the busy log (Hyperscan, RE2 through
 ``google-re2`` when installed, Python ``re``), the time of each 1 MB line,
-junk or dense with real codes, and the peak RSS of ``llmstatus scan -``
-streaming ``--rss-gb`` GB (bar < 100 MB). The machine's load average is
+junk or dense with real codes, ``llmstatus scan`` (text) with and without
+``-C 2`` on ``--flood`` consecutive code lines (bar < 10 s for 1M), and the
+peak RSS of ``llmstatus scan -`` streaming ``--rss-gb`` GB (bar < 100 MB). The machine's load average is
 printed with the figures: the ratios are measured within one run.
 
     python bench/bench_scan.py                      # 200 MB, 5 pairs, 2 GB RSS run
-    python bench/bench_scan.py --mb 20 --rss-gb 0.2 --rounds 1   # quick
+    python bench/bench_scan.py --mb 20 --rss-gb 0.2 --rounds 1 --flood 20000   # quick
 """
 
 from __future__ import annotations
@@ -160,6 +161,31 @@ def generate(path: Path, megabytes: float, every: int, shape: str, seed: int = 1
                 lines.clear()
         fh.write("".join(lines))
     return coded
+
+
+def flood(path: Path, lines: int) -> None:
+    """Write ``lines`` consecutive lines with a code (a retry loop logging its failure), cycling
+    through :data:`WITH_CODE` with the pids and source lines changing."""
+    with open(path, "w", encoding="ascii") as fh:
+        for start in range(0, lines, 10000):
+            fh.write("".join(WITH_CODE[n % len(WITH_CODE)].format(i=1000 + n % 50, l=100 + n % 300) + "\n"
+                             for n in range(start, min(lines, start + 10000))))
+
+
+#: Consecutive code lines the flood bar is set for (issue 20: < 10 s, with and without -C 2).
+FLOOD_LINES = 1_000_000
+
+
+def flooded(script: Path, lines: int) -> None:
+    """Time ``llmstatus scan`` (text, to a pipe) on ``lines`` consecutive code lines, without and with ``-C 2``."""
+    log = WORK / f"flood_{lines}.log"
+    if not log.exists():
+        flood(log, lines)
+    bar = 10 * lines / FLOOD_LINES
+    for args in ([], ["-C", "2"]):
+        seconds = timed([str(script), "scan", *args, str(log)])
+        print(f"  llmstatus scan {' '.join([*args, 'FILE'])}: {seconds:.1f} s, {seconds / lines * 1e6:.0f} us a line "
+              f"(bar < {bar:g} s)")
 
 
 def timed(cmd: str | list[str], shell: bool = False, env: dict | None = None) -> float:
@@ -336,6 +362,8 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5, help="alternating timing pairs (median)")
     parser.add_argument("--rss-gb", type=float, default=2.0, help="GB streamed for the memory run (0 to skip)")
     parser.add_argument("--no-engines", action="store_true", help="skip the prefilter comparison")
+    parser.add_argument("--flood", type=int, default=FLOOD_LINES,
+                        help=f"consecutive code lines timed (default {FLOOD_LINES:,}; 0 to skip)")
     args = parser.parse_args()
 
     script = Path(sys.executable).parent / "llmstatus"
@@ -375,6 +403,9 @@ def main() -> int:
         engines(logs["busy"])
     print(f"1 MB lines (in-process, best of {REPEATS}):")
     hostile(script)
+    if args.flood > 0:
+        print(f"{args.flood:,} consecutive code lines:")
+        flooded(script, args.flood)
     if args.rss_gb > 0:
         seconds, peak = peak_rss_of_stream(script, args.rss_gb, logs["busy"])
         print(f"llmstatus scan - on {args.rss_gb:g} GB streamed: {args.rss_gb * 1000 / seconds:.0f} MB/s, "

@@ -14,7 +14,7 @@ HERE = Path(__file__).resolve().parent
 
 QUICK = {
     "bench_cli_startup.py": ["--pairs", "15"],
-    "bench_scan.py": ["--mb", "50", "--rss-gb", "0.5", "--rounds", "2"],
+    "bench_scan.py": ["--mb", "50", "--rss-gb", "0.5", "--rounds", "2", "--flood", "100000"],
     "bench_deploy.py": ["--bundle-mb", "60", "--file-mb", "10", "--rounds", "3"],
     "bench_magic.py": ["--mb", "20", "--repeat", "3"],
     "bench_sphinx_roles.py": ["--pairs", "3", "--pages", "40", "--mentions", "100"],

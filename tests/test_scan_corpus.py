@@ -95,3 +95,25 @@ def _regenerate() -> None:
 
 if __name__ == "__main__":
     _regenerate()
+
+
+def test_hit_json_is_one_dumps_of_what_hit_dict_holds():
+    """``hit_json`` splices pieces laid out once (a code's advice, a diagnosis) into each line: the
+    same bytes as one ``dumps`` of the hit's fields, for every kind of hit of the corpus."""
+    from sphinx_llmstatus.render.json import dumps, hit_dict, hit_json
+    from sphinx_llmstatus.scan.diagnosis import diagnosis_dict
+    from sphinx_llmstatus.scan.pipeline import scan_diagnosed
+
+    unknown = "[ERROR] LinkLlmClusters failed, ret = 0x5010B0FE"  # a number of the layout no page lists
+    hits = scan_diagnosed("\n".join([*(log.read_text(encoding="utf-8", errors="replace") for log in LOGS), unknown]))
+    assert {(h.kind, h.family != "llm_datadist", h.code is not None, h.diagnosis is not None) for h in hits} >= {
+        ("code", False, True, True), ("code", False, False, False), ("code", True, False, False),
+        ("symptom", False, True, False)}
+    context = {"before": [{"line": 1, "text": "a\u202e"}], "after": []}
+    for hit in hits:
+        for lang in ("en", "zh"):
+            for extra in ({}, context):
+                want = {**hit_dict(hit, "f.log", lang, diagnosis=False), **extra}
+                if hit.diagnosis is not None and hit.code is not None:
+                    want["diagnosis"] = diagnosis_dict(hit.code, hit.diagnosis, lang)  # type: ignore[arg-type]
+                assert hit_json(hit, "f.log", lang, extra) == dumps(want)

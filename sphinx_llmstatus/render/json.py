@@ -117,12 +117,11 @@ def hit_json(hit: Hit, file: str | None, lang: str = "en", extra: dict[str, Any]
     """:func:`hit_dict` (with ``extra`` keys) as one line of JSON, its ``diagnosis`` last. The
     diagnosis of a run of failures is one object (the scan reuses it while the evidence around
     them is the same): it is laid out once, not once per hit (1M failure lines: one layout)."""
-    fields = hit_dict(hit, file, lang, diagnosis=False)
     if hit.code is None:
-        out = dumps({**fields, **(extra or {})})
-    else:  # a code's advice, the hit's last keys, is the same on every hit of it: laid out once
-        del fields["recoverable"], fields["remedy"]
-        out = f"{dumps(fields)[:-1]}, {_advice_json(hit.code, lang)}" + (f", {dumps(extra)[1:]}" if extra else "}")
+        out = dumps({**hit_dict(hit, file, lang), **(extra or {})})
+    else:  # a code's advice, the keys after the hit's own, is the same on every hit of it: laid out once
+        out = (f"{dumps(_own_fields(hit, file, lang))[:-1]}, {_advice_json(hit.code, lang)}"
+               + (f", {dumps(extra)[1:]}" if extra else "}"))
     if hit.diagnosis is None or hit.code is None:
         return out
     key = (id(hit.diagnosis), hit.code.name, lang)
@@ -148,9 +147,12 @@ def _advice_json(code: StatusCode, lang: str) -> str:
     if cached is None or cached[0] is not code:
         if len(_ADVICE_JSON) >= 1024:
             _ADVICE_JSON.clear()
-        advice = {"recoverable": dict(code.recoverable), "remedy": _per_api(code, lambda v: v.remedy.get(lang))}
-        cached = _ADVICE_JSON[id(code), lang] = (code, dumps(advice)[1:-1])
+        cached = _ADVICE_JSON[id(code), lang] = (code, dumps(_advice(code, lang))[1:-1])
     return cached[1]
+
+
+def _advice(code: StatusCode, lang: str) -> dict[str, Any]:
+    return {"recoverable": dict(code.recoverable), "remedy": _per_api(code, lambda v: v.remedy.get(lang))}
 
 
 def hit_dict(hit: Hit, file: str | None, lang: str = "en", diagnosis: bool = True) -> dict[str, Any]:
@@ -172,6 +174,35 @@ def hit_dict(hit: Hit, file: str | None, lang: str = "en", diagnosis: bool = Tru
     when the hit likely only passes on an earlier failure of its process; for a failure, ``diagnosis``
     (:func:`~sphinx_llmstatus.scan.diagnosis.diagnosis_dict`: the causes its log proves, the
     candidates and their checks, the excluded ones and why, the context)."""
+    out = _own_fields(hit, file, lang)
+    code, value = hit.code, hit.value
+    if code is not None:
+        out.update(_advice(code, lang))
+        if diagnosis and hit.diagnosis is not None:
+            from ..scan.diagnosis import diagnosis_dict
+
+            out["diagnosis"] = diagnosis_dict(code, hit.diagnosis, lang)  # type: ignore[arg-type]
+    elif hit.family != "llm_datadist":
+        out["recoverable"] = {}
+        out["remedy"] = {}
+        out["meaning"] = (hit.other_meaning[1] if lang == "zh" else hit.other_meaning[0]) if hit.other_meaning else None
+        if hit.kind != "symptom":  # a symptom's check is its own (_own_fields)
+            out["check"] = (hit.other_check[1] if lang == "zh" else hit.other_check[0]) if hit.other_check else None
+        out["llm_datadist_name"] = hit.related.name if hit.related is not None else None
+        if hit.other is not None:
+            out["recoverable"] = dict(hit.other.recoverable)
+            out["becomes"] = [b.code for b in hit.other.becomes]
+    else:
+        from ..registry.layout import decode_layout
+
+        out["recoverable"] = {}
+        out["remedy"] = {}
+        out["layout"] = decode_layout(value).as_dict() if value is not None else None
+    return out
+
+
+def _own_fields(hit: Hit, file: str | None, lang: str) -> dict[str, Any]:
+    """The keys of :func:`hit_dict` every hit has, in order, and a symptom's."""
     code = hit.code
     value = hit.value
     text, truncated = hit_text(hit)
@@ -206,29 +237,6 @@ def hit_dict(hit: Hit, file: str | None, lang: str = "en", diagnosis: bool = Tru
         check = getattr(sym, "check", None)
         out["check"] = check.get(lang) if check is not None else None
         out["failure"] = False
-    if code is not None:  # (hit_json: the last keys but the diagnosis)
-        out["recoverable"] = dict(code.recoverable)
-        out["remedy"] = _per_api(code, lambda v: v.remedy.get(lang))
-        if diagnosis and hit.diagnosis is not None:
-            from ..scan.diagnosis import diagnosis_dict
-
-            out["diagnosis"] = diagnosis_dict(code, hit.diagnosis, lang)  # type: ignore[arg-type]
-    elif hit.family != "llm_datadist":
-        out["recoverable"] = {}
-        out["remedy"] = {}
-        out["meaning"] = (hit.other_meaning[1] if lang == "zh" else hit.other_meaning[0]) if hit.other_meaning else None
-        if hit.kind != "symptom":  # a symptom's check is its own (above)
-            out["check"] = (hit.other_check[1] if lang == "zh" else hit.other_check[0]) if hit.other_check else None
-        out["llm_datadist_name"] = hit.related.name if hit.related is not None else None
-        if hit.other is not None:
-            out["recoverable"] = dict(hit.other.recoverable)
-            out["becomes"] = [b.code for b in hit.other.becomes]
-    else:
-        from ..registry.layout import decode_layout
-
-        out["recoverable"] = {}
-        out["remedy"] = {}
-        out["layout"] = decode_layout(value).as_dict() if value is not None else None
     return out
 
 
@@ -241,12 +249,17 @@ def dumps(value: Any, indent: int | None = None) -> str:
     import json
 
     text = json.dumps(value, ensure_ascii=False, indent=indent)
+    unsafe, in_ascii = _unsafe()
+    if text.isascii() and not any(c in text for c in in_ascii):  # most lines (isascii reads a flag)
+        return text
     # Only strings can hold these characters: JSON's own syntax is ASCII.
-    return _unsafe().sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return unsafe.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 @functools.lru_cache(maxsize=1)
-def _unsafe() -> re.Pattern[str]:
+def _unsafe() -> tuple[re.Pattern[str], str]:
+    """The characters :func:`dumps` escapes, and those of them that are ASCII (DEL)."""
     from .text import UNSAFE_BEYOND_C0
 
-    return re.compile(f"[{UNSAFE_BEYOND_C0}]")
+    unsafe = re.compile(f"[{UNSAFE_BEYOND_C0}]")
+    return unsafe, "".join(c for c in map(chr, range(128)) if unsafe.match(c))

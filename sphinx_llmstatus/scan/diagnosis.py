@@ -203,7 +203,8 @@ class Diagnoser:
     def __init__(self, registry: Registry, watch: ClueWatch, evidence: Lines,
                  times: Callable[[str], Stamp | None]) -> None:
         self._watch, self._evidence, self._times = watch, evidence, times
-        self._pending: deque[Found] = deque()
+        # The events held, each with the lines of its first and last failures (None: it has none).
+        self._pending: deque[tuple[Found, int | None, int | None]] = deque()
         # The failures of the codes some cause names as evidence: line, process, name, text, time.
         self._named = book(registry).named
         self._failures: list[tuple[int, str | None, str, str, tuple[float | None, float] | None]] = []
@@ -213,39 +214,36 @@ class Diagnoser:
 
     def feed(self, found: Found) -> Iterator[Found]:
         """Take ``found``; yield the events whose window has been read, in order."""
+        failed = [hit.line_no for hit in found.hits if hit.is_failure]
         for hit in found.hits:
             if hit.is_failure and hit.code is not None and hit.code.name in self._named:
                 self._failures.append((hit.line_no, hit.process, hit.code.name, hit.line[:PROOF_TEXT],
                                        seconds(self._times(hit.line))))
-        self._pending.append(found)
+        self._pending.append((found, min(failed), max(failed)) if failed else (found, None, None))
         yield from self.read_to(found.hits[0].line_no if found.hits else 0)
 
     def read_to(self, line: int) -> Iterator[Found]:
         """The lines up to ``line`` are read: yield the events whose window is, in order."""
-        while self._pending and self._settled(self._pending[0], line):
-            yield self._diagnosed(self._pending.popleft())
+        pending = self._pending
+        while pending and (pending[0][2] is None or pending[0][2] + WINDOW_LINES < line):
+            yield self._diagnosed(pending.popleft()[0])
         self._forget(line)
 
     def flush(self) -> Iterator[Found]:
         """The events still held (the log has ended)."""
         while self._pending:
-            yield self._diagnosed(self._pending.popleft())
+            yield self._diagnosed(self._pending.popleft()[0])
 
     def _forget(self, read: int) -> None:
         """Let go of the evidence and failures that no failure held, or still to come, can need: the
         held ones lie in their windows; the ones to come, after the lines read (the scanner may still
         hold the last few lines' hits: twice the window is kept)."""
         # The first event held holds the earliest failure held (events without one are not held).
-        held = [h.line_no for h in self._pending[0].hits if h.is_failure] if self._pending else []
-        cutoff = min([*held, read - WINDOW_LINES]) - WINDOW_LINES
+        first = self._pending[0][1] if self._pending else None
+        cutoff = (read - WINDOW_LINES if first is None else min(first, read - WINDOW_LINES)) - WINDOW_LINES
         self._evidence.forget_before(cutoff)
         if self._failures and self._failures[0][0] < cutoff:
             del self._failures[:bisect_left(self._failures, cutoff, key=lambda f: f[0])]
-
-    @staticmethod
-    def _settled(found: Found, progress: int) -> bool:
-        lines = [h.line_no for h in found.hits if h.is_failure]
-        return not lines or max(lines) + WINDOW_LINES < progress
 
     def _diagnosed(self, found: Found) -> Found:
         for hit in found.hits:

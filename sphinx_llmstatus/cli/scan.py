@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import stat
 import sys
+from dataclasses import replace
 
 from ..registry.model import Registry
 from ..scan.events import Closed, Event, Failed, Opened
@@ -168,6 +169,8 @@ def _sources(paths: list[str], opts: ScanOptions, args: Args, registry: Registry
 
     jobs = min(getattr(args, "jobs", None) or default_jobs(), len(paths))
     if jobs <= 1 or "-" in paths:
+        # One file at a time here: a second process may prefilter its blocks (scan.helper).
+        opts = replace(opts, helper=True)
         for path in paths:
             yield path, events(path, opts, registry, on_read=progress.reading(path))
         return

@@ -27,10 +27,12 @@ from typing import BinaryIO, Protocol, cast
 
 from ..registry.layout import family_error_number
 from ..registry.model import LLM_DATADIST, Registry, StatusCode
+from . import helper as _helper
 from . import prefilter as _prefilter
 from .context import CONTEXT_SPAN, HEAD, NEAR, ContextFinder, Prefix, PrefixReader
 from .evidence import book
 from .hit import MAX_COLUMNS, Hit
+from .prefilter import Watched
 from .reading import READ_SIZE, Block, LongPiece, iter_segments
 from .rules import Matcher, Token
 
@@ -386,12 +388,13 @@ class _Segments:
         self.long_ln: _Line | None = None  # the long line being read in pieces
         self.long_before: list[bytes] = []
 
-    def lines(self, data: bytes, end: int) -> None:
-        """Queue the hits of the lines of ``data[:end]``, and read its watched lines."""
+    def lines(self, data: bytes, end: int, found: tuple[list[int], Watched] | None = None) -> None:
+        """Queue the hits of the lines of ``data[:end]``, and read its watched lines (``found``: the
+        prefilter's answer for the block, when another process gave it: :mod:`.helper`)."""
         run = self.run
         run.lines_read(_heads_after(data, 0, end, NEIGHBOURS))
         tail, pos = list(run.tail), 0
-        for s, literals, coded in self._candidates(data, end):
+        for s, literals, coded in self._candidates(data, end, found):
             run.line_no += _newlines(data, pos, s)
             pos = s
             self._line(data, end, s, literals, tail if coded else None)
@@ -402,12 +405,17 @@ class _Segments:
             last = data.rfind(b"\n", 0, end) + 1
             run.tail.extend([*_heads_before(data, last, NEIGHBOURS - 1), data[last:min(end, last + CONTEXT_SPAN)]])
 
-    def _candidates(self, data: bytes, end: int) -> Iterator[tuple[int, list[int] | None, bool]]:
+    def skip(self) -> Container[int]:
+        """The watched literals' indexes the prefilter may leave out."""
+        return self.watch.skip if self.watch else self.sc.unwatched
+
+    def _candidates(self, data: bytes, end: int,
+                    found: tuple[list[int], Watched] | None) -> Iterator[tuple[int, list[int] | None, bool]]:
         """``(line start, watched literals on it, whether it may hold codes)`` of the lines the
-        prefilter finds, in order. A watch may stop wanting a literal within the block: what it
-        wants is asked line by line."""
+        prefilter finds (or found), in order. A watch may stop wanting a literal within the block:
+        what it wants is asked line by line."""
         watch = self.watch
-        starts, watched = self.sc.prefilter.starts_watched(data, end, watch.skip if watch else self.sc.unwatched)
+        starts, watched = found if found is not None else self.sc.prefilter.starts_watched(data, end, self.skip())
         if watch is None or not watched:
             for s in starts:
                 yield s, None, True
@@ -498,21 +506,56 @@ def _keep_symptoms(ln: _Line, p: LongPiece, symptoms: tuple) -> None:
 
 
 def _scan_segments(segments: Iterable[Block | LongPiece], sc: Scanner, include_success: bool,
-                   watch: LineWatch | None = None, progress: bool = False) -> Iterator[Hit]:
+                   watch: LineWatch | None = None, progress: bool = False, helper: bool = False) -> Iterator[Hit]:
     """The hits of ``segments`` (:func:`~.reading.iter_segments`), in order; with ``progress``,
-    after each run of lines, the number of lines read so far (an ``int``)."""
+    after each run of lines, the number of lines read so far (an ``int``); with ``helper``, blocks
+    are read ahead and prefiltered by a second process too (:mod:`.helper`)."""
     scan = _Segments(sc, include_success, watch)
-    for seg in segments:
-        if isinstance(seg, Block):
-            scan.lines(cast(bytes, seg.data), seg.end)  # the reader's buffer, only read here
-            yield from scan.run.ready()
-            if progress:  # the lines read so far (scan_progress): a held failure's window may be whole
-                yield scan.run.line_no - 1  # type: ignore[misc]
-            continue
-        scan.piece(seg)
-        if seg.final:
-            yield from scan.run.ready()
-    yield from scan.run.ready(final=True)
+    ahead = _helper.Ahead(sc.prefilter) if helper and _helper.usable() else None
+    try:
+        for seg in segments:
+            if ahead is not None:
+                yield from _ahead(scan, ahead, seg, progress)
+            elif isinstance(seg, Block):
+                yield from _block(scan, cast(bytes, seg.data), seg.end, None, progress)  # the reader's buffer
+            else:
+                yield from _piece(scan, seg)
+        while ahead is not None and ahead.held():
+            yield from _block(scan, *ahead.oldest(scan.skip()), progress)
+        yield from scan.run.ready(final=True)
+    finally:
+        if ahead is not None:
+            ahead.close()
+
+
+def _ahead(scan: _Segments, ahead: _helper.Ahead, seg: Block | LongPiece, progress: bool) -> Iterator[Hit]:
+    """Take ``seg`` with blocks read ahead: into a slot, or (a long line's piece, a big block)
+    after the blocks held."""
+    if isinstance(seg, Block) and ahead.fits(seg.end):
+        if ahead.full():
+            yield from _block(scan, *ahead.oldest(scan.skip()), progress)
+        ahead.add(seg.data, seg.end)
+        return
+    while ahead.held():
+        yield from _block(scan, *ahead.oldest(scan.skip()), progress)
+    if isinstance(seg, Block):
+        yield from _block(scan, cast(bytes, seg.data), seg.end, None, progress)
+    else:
+        yield from _piece(scan, seg)
+
+
+def _block(scan: _Segments, data: bytes, end: int, found: tuple[list[int], Watched] | None,
+           progress: bool) -> Iterator[Hit]:
+    scan.lines(data, end, found)
+    yield from scan.run.ready()
+    if progress:  # the lines read so far (scan_progress): a held failure's window may be whole
+        yield scan.run.line_no - 1  # type: ignore[misc]
+
+
+def _piece(scan: _Segments, seg: LongPiece) -> Iterator[Hit]:
+    scan.piece(seg)
+    if seg.final:
+        yield from scan.run.ready()
 
 
 #: More characters than any context word has.
@@ -592,10 +635,11 @@ def scan_stream(
 
 
 def scan_progress(stream: BinaryIO, registry: Registry, include_success: bool,
-                  watch: LineWatch | None) -> Iterator[Hit | int]:
+                  watch: LineWatch | None, helper: bool = False) -> Iterator[Hit | int]:
     """:func:`scan_stream`'s hits and, after each block read, the number of lines read so far (an
-    ``int``): what lets a consumer that holds hits (the diagnosis) let them go as the stream goes."""
-    return _scan_segments(iter_segments(stream), scanner(registry), include_success, watch, progress=True)
+    ``int``): what lets a consumer that holds hits (the diagnosis) let them go as the stream goes.
+    ``helper``: a second process may prefilter blocks (:mod:`.helper`; the command's choice)."""
+    return _scan_segments(iter_segments(stream), scanner(registry), include_success, watch, True, helper)
 
 
 def scan_text(

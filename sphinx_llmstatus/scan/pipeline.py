@@ -38,6 +38,9 @@ class ScanOptions:
     #: What a ``-j`` worker runs on each line's hits to prepare their output (picklable; None:
     #: the command lays them out itself). The scan never imports a face: the command hands it in.
     render: Callable[[list[Hit], str], list[str]] | None = None
+    #: Whether a second process may prefilter a big log's blocks (:mod:`.helper`): the command
+    #: asks for it when it scans in this process; a library caller (a notebook) never forks.
+    helper: bool = False
 
 
 def default_jobs() -> int:
@@ -117,7 +120,7 @@ def _found(name: str, stream: BinaryIO, opts: ScanOptions, registry: Registry,
                                        watch=watched, progress=True):
             yield group if isinstance(group, int) else Found(name, *group)
         return
-    for item in scan_progress(stream, registry, opts.include_success, watched):
+    for item in scan_progress(stream, registry, opts.include_success, watched, opts.helper):
         yield item if isinstance(item, int) else Found(name, [], [item], [])
 
 

@@ -1,0 +1,213 @@
+"""A long scan's prefilter shared with a second process (``ScanOptions.helper``: the command's).
+
+A scan of a big log spends much of its time in the Hyperscan prefilter (most of it on a log
+dense with numbers the prefilter vetoes) and the rest in Python, on the candidate lines. From
+its second block on, a scan that may use a helper forks one process, which shares the compiled
+database (nothing to load) and prefilters the blocks it is handed, while this process reads
+ahead and turns the candidate lines of earlier blocks into hits. This process prefilters a
+block itself when the helper already has :data:`QUEUED` blocks to do, so both CPUs work
+whatever the log holds.
+
+Blocks travel through :data:`SLOTS` slots of anonymous shared memory (``mmap``, made before the
+fork). A slot's number and length go to the helper through one pipe; its answer comes back
+through another, in order: what :meth:`~.prefilter.HyperscanPrefilter.starts_watched` gives with
+every watched literal, which the engine narrows line by line as it always does, so the hits are
+the same whichever process prefiltered a block. The helper ignores Ctrl-C and ends when this
+process closes its pipe, exits or stops it; if it dies, this process prefilters the rest itself.
+Forking is safe only while this process runs one thread: otherwise no helper is started.
+"""
+
+from __future__ import annotations
+
+import marshal
+import mmap
+import os
+import select
+import signal
+import struct
+import sys
+from collections import deque
+
+from .reading import READ_SIZE
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Container
+    from typing import Protocol
+
+    from .prefilter import Watched
+
+    class _Prefilter(Protocol):
+        def starts_watched(self, data: bytes, end: int, skip: Container[int] = ...) -> tuple[list[int], Watched]:
+            ...
+
+#: Blocks read ahead (each in its own slot of shared memory).
+SLOTS = 4
+#: Biggest block a slot holds (a bigger one, around a long line, is prefiltered here).
+SLOT_SIZE = READ_SIZE
+#: Blocks the helper may have to do before this process prefilters the next block itself.
+QUEUED = 2
+_REQUEST = struct.Struct("<II")  # slot, length
+_LENGTH = struct.Struct("<I")
+
+
+def usable() -> bool:
+    """True when a helper can run: 2 CPUs or more for this process, and one thread to fork."""
+    threading = sys.modules.get("threading")
+    if threading is not None and threading.active_count() > 1:
+        return False
+    try:
+        return len(os.sched_getaffinity(0)) > 1
+    except (AttributeError, OSError):
+        return (os.cpu_count() or 1) > 1
+
+
+class Helper:
+    """The helper process, once forked: :meth:`send` a slot, :meth:`answer` in the order sent."""
+
+    def __init__(self, prefilter: _Prefilter, slots: list[mmap.mmap]) -> None:
+        requests_r, self._requests = os.pipe()
+        self._answers, answers_w = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # the helper: never returns
+            code = 1
+            try:
+                os.close(self._requests)
+                os.close(self._answers)
+                signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the command's to handle
+                _serve(prefilter, slots, requests_r, answers_w)
+                code = 0
+            finally:
+                os._exit(code)  # no atexit handlers, no flush of the command's buffered output
+        os.close(requests_r)
+        os.close(answers_w)
+        self._buffer = bytearray()
+        self._ready: deque[tuple[list[int], Watched]] = deque()
+        self.busy = 0  # blocks sent and not answered yet
+
+    def send(self, slot: int, end: int) -> None:
+        os.write(self._requests, _REQUEST.pack(slot, end))
+        self.busy += 1
+
+    def poll(self) -> None:
+        """Take the answers already written, without waiting."""
+        while self.busy and select.select([self._answers], [], [], 0)[0]:
+            self._read()
+
+    def answer(self) -> tuple[list[int], Watched]:
+        """The answer for the oldest block sent; OSError when the helper is gone."""
+        while not self._ready:
+            self._read()
+        return self._ready.popleft()
+
+    def _read(self) -> None:
+        chunk = os.read(self._answers, 1 << 16)
+        if not chunk:
+            raise OSError("the scan's helper process ended")
+        self._buffer += chunk
+        while len(self._buffer) >= _LENGTH.size:
+            (n,) = _LENGTH.unpack_from(self._buffer)
+            if len(self._buffer) < _LENGTH.size + n:
+                break
+            starts, watched = marshal.loads(bytes(self._buffer[_LENGTH.size:_LENGTH.size + n]))
+            del self._buffer[:_LENGTH.size + n]
+            self._ready.append((starts, watched))
+            self.busy -= 1
+
+    def close(self) -> None:
+        for fd in (self._requests, self._answers):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        try:
+            os.kill(self.pid, signal.SIGKILL)  # its work is no longer wanted
+        except OSError:
+            pass
+        try:
+            os.waitpid(self.pid, 0)
+        except ChildProcessError:
+            pass
+
+
+def _serve(prefilter: _Prefilter, slots: list[mmap.mmap], requests: int, answers: int) -> None:
+    """The helper's loop: prefilter each slot asked for, answer in order, until the pipe closes."""
+    with os.fdopen(requests, "rb") as inp, os.fdopen(answers, "wb") as out:
+        while len(head := inp.read(_REQUEST.size)) == _REQUEST.size:
+            slot, end = _REQUEST.unpack(head)
+            body = marshal.dumps(prefilter.starts_watched(slots[slot], end))
+            out.write(_LENGTH.pack(len(body)) + body)
+            out.flush()
+
+
+class Ahead:
+    """Blocks read ahead into the slots, each prefiltered by the helper or later by this process,
+    given back in order by :meth:`oldest`. The helper is forked when a second block comes."""
+
+    def __init__(self, prefilter: _Prefilter) -> None:
+        self._prefilter = prefilter
+        self._slots = [mmap.mmap(-1, SLOT_SIZE) for _ in range(SLOTS)]
+        self._free = deque(range(SLOTS))
+        self._held: deque[tuple[int, int, bool]] = deque()  # slot, length, sent to the helper
+        self._helper: Helper | None = None
+        self._failed = False
+
+    @staticmethod
+    def fits(end: int) -> bool:
+        return end <= SLOT_SIZE
+
+    def full(self) -> bool:
+        return not self._free
+
+    def held(self) -> bool:
+        return bool(self._held)
+
+    def add(self, data: bytes | bytearray, end: int) -> None:
+        """Copy the block ``data[:end]`` into a free slot (there must be one: :meth:`full`)."""
+        slot = self._free.popleft()
+        self._slots[slot][:end] = memoryview(data)[:end]
+        helper = self._started()
+        sent = False
+        if helper is not None:
+            try:
+                helper.poll()
+                if helper.busy < QUEUED:
+                    helper.send(slot, end)
+                    sent = True
+            except OSError:  # the helper is gone (a broken pipe is its, not the output's)
+                self._stop()
+        self._held.append((slot, end, sent))
+
+    def _started(self) -> Helper | None:
+        if self._helper is None and not self._failed and self._held:
+            try:
+                self._helper = Helper(self._prefilter, self._slots)
+            except OSError:
+                self._failed = True
+        return self._helper
+
+    def oldest(self, skip: Container[int]) -> tuple[bytes, int, tuple[list[int], Watched]]:
+        """The oldest block: its slot (valid until the next :meth:`add`), length and prefilter
+        answer (this process's own, with ``skip``, when the helper did not take it or is gone)."""
+        slot, end, sent = self._held.popleft()
+        self._free.append(slot)
+        data = self._slots[slot]
+        if sent and self._helper is not None:
+            try:
+                return data, end, self._helper.answer()  # type: ignore[return-value]
+            except OSError:
+                self._stop()
+        return data, end, self._prefilter.starts_watched(data, end, skip)  # type: ignore[return-value, arg-type]
+
+    def _stop(self) -> None:
+        """No helper from now on: this process prefilters what it had been given."""
+        if self._helper is not None:
+            self._helper.close()
+        self._helper, self._failed = None, True
+
+    def close(self) -> None:
+        if self._helper is not None:
+            self._helper.close()
+            self._helper = None
+        for slot in self._slots:
+            slot.close()

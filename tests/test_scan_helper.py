@@ -1,0 +1,152 @@
+"""The prefilter helper process (``scan.helper``): the same hits whoever prefilters a block, a
+helper that dies or is interrupted, no helper where it cannot help."""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from sphinx_llmstatus.registry.packaged import default_registry
+from sphinx_llmstatus.scan import engine, helper, reading
+from sphinx_llmstatus.scan.pipeline import ScanOptions, events
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork") or not helper.usable(), reason="needs fork and 2 CPUs")
+
+CORPUS = Path(__file__).parent / "corpus"
+#: Blocks and long lines made small, so a log of a few MB reads as many blocks and long lines.
+READ, LONG = 64 << 10, 256 << 10
+
+
+def _log(seed: int = 5) -> bytes:
+    """About 2 MB: the corpus's lines (codes, symptoms, clues, evidence) among quiet lines,
+    field-value decoys, and lines longer than LONG."""
+    rnd = random.Random(seed)
+    corpus = [line for p in sorted(CORPUS.glob("*.log")) for line in p.read_bytes().splitlines()]
+    quiet = [b"[INFO] RUNTIME(4321,python):2025-10-01-10:00:00.000.000 [stream.cc:12] stream sync ok, task_id=%d",
+             b"[INFO] GE(12345,python):2025-11-01-10:00:00.000.000 [llm_link_mgr.cc:9] link remote_ip=%d port 3"]
+    out = []
+    for _ in range(24_000):
+        pick = rnd.random()
+        if pick < 0.0003:
+            out.append(b"ret = 1343270921 " + b"y" * (LONG + 1000))
+        elif pick < 0.05:
+            out.append(rnd.choice(corpus))
+        else:
+            out.append(rnd.choice(quiet) % rnd.randint(0x5010B000, 0x5010BFFF))
+    out.insert(12_000, b"z" * (LONG * 2) + b" LLMStatusCode.LLM_TIMEOUT")
+    return b"\n".join(out) + b"\n"
+
+
+def _hits(data: bytes, use_helper: bool, on_add=None) -> list[tuple]:
+    sc = engine.scanner(default_registry())
+    segments = reading.iter_segments(io.BytesIO(data), READ)
+    out = []
+    for hit in engine._scan_segments(segments, sc, False, None, True, use_helper):
+        if not isinstance(hit, int):
+            out.append((hit.line_no, hit.column, hit.token, hit.family, hit.evidence, hit.columns))
+    return out
+
+
+@pytest.fixture
+def small_blocks(monkeypatch):
+    monkeypatch.setattr(helper, "SLOT_SIZE", READ)
+    monkeypatch.setattr(reading, "LONG_LINE", LONG)
+    forks = []
+    real = helper.Helper.__init__
+
+    def counted(self, *args):
+        real(self, *args)
+        forks.append(self.pid)
+
+    monkeypatch.setattr(helper.Helper, "__init__", counted)
+    return forks
+
+
+def test_the_same_hits_whoever_prefilters_a_block(small_blocks):
+    data = _log()
+    alone = _hits(data, False)
+    assert len(alone) > 500 and not small_blocks
+    assert _hits(data, True) == alone
+    assert len(small_blocks) == 1  # one helper, forked at the second block
+
+
+def test_a_helper_that_dies_leaves_the_rest_to_this_process(small_blocks, monkeypatch):
+    data = _log(6)
+    alone = _hits(data, False)
+    real_add, added = helper.Ahead.add, []
+
+    def add(self, *args):
+        added.append(1)
+        if len(added) == 8 and self._helper is not None:
+            os.kill(self._helper.pid, signal.SIGKILL)
+        real_add(self, *args)
+
+    monkeypatch.setattr(helper.Ahead, "add", add)
+    assert _hits(data, True) == alone
+    assert len(small_blocks) == 1
+
+
+def test_no_helper_for_one_block_nor_with_threads(small_blocks):
+    data = b"ret = 1343270921\n" * 100
+    assert _hits(data, True) == _hits(data, False)
+    assert not small_blocks
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert not helper.usable()  # forking a threaded process is unsafe
+    finally:
+        stop.set()
+        thread.join()
+
+
+def test_the_command_gives_the_events_of_one_process(tmp_path):
+    """The pipeline with the helper (the command's) and without it (a notebook's): the same events."""
+    log = tmp_path / "big.log"
+    log.write_bytes(_log(7) * 6)  # 12 MB: 3 blocks of the real size
+    registry = default_registry()
+
+    def seen(use_helper: bool) -> list:
+        return [(type(e).__name__, [(h.line_no, h.token, h.family, str(h.diagnosis)) for h in getattr(e, "hits", [])])
+                for e in events(str(log), ScanOptions(helper=use_helper), registry)]
+
+    assert seen(True) == seen(False)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+def test_ctrl_c_leaves_no_helper_behind(tmp_path):
+    big = tmp_path / "big.log"
+    big.write_bytes((b"x" * 200 + b" remote_ip=1343270921 ret = 1343270922\n") * ((40 << 20) // 240))
+    proc = subprocess.Popen([sys.executable, "-m", "sphinx_llmstatus", "scan", "--json", str(big)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 30
+    while len(_session(proc.pid)) < 2 and time.monotonic() < deadline:  # the helper is up
+        time.sleep(0.05)
+    assert len(_session(proc.pid)) == 2, "no helper seen"
+    os.killpg(proc.pid, signal.SIGINT)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and b"Traceback" not in stderr, stderr.decode()
+    assert _session(proc.pid) == []
+
+
+def _session(sid: int) -> list[int]:
+    """The live (not zombie) processes of session ``sid``."""
+    out = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                if os.getsid(int(name)) == sid and " Z " not in Path(f"/proc/{name}/stat").read_text():
+                    out.append(int(name))
+            except OSError:
+                pass
+    return out

@@ -122,6 +122,14 @@ def test_the_command_gives_the_events_of_one_process(tmp_path):
     assert seen(True) == seen(False)
 
 
+def test_no_helper_for_a_pipe(small_blocks, monkeypatch):
+    """A pipe's blocks are scanned as they come (a helper holds blocks until its slots are full)."""
+    monkeypatch.setattr(helper, "SLOT_SIZE", reading.READ_SIZE)
+    data = _log(8) * 5  # 10 MB: 3 blocks
+    list(events("-", ScanOptions(helper=True), default_registry(), stdin=io.BytesIO(data)))
+    assert not small_blocks
+
+
 @pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
 def test_ctrl_c_leaves_no_helper_behind(tmp_path):
     big = tmp_path / "big.log"

@@ -14,7 +14,9 @@ through another, in order: what :meth:`~.prefilter.HyperscanPrefilter.starts_wat
 every watched literal, which the engine narrows line by line as it always does, so the hits are
 the same whichever process prefiltered a block. The helper ignores Ctrl-C and ends when this
 process closes its pipe, exits or stops it; if it dies, this process prefilters the rest itself.
-Forking is safe only while this process runs one thread: otherwise no helper is started.
+Forking is safe only while this process runs one thread: otherwise no helper is started. Only a
+regular file gets one: blocks are held until the slots are full, and a pipe's must be scanned as
+they come (``tail -f log | llmstatus scan -`` shows each hit when its line arrives).
 """
 
 from __future__ import annotations

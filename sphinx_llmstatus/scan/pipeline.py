@@ -11,8 +11,9 @@ events in order, whether they were made here or by ``-j N`` workers
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import BinaryIO, NamedTuple
 
 from ..registry.model import Registry
@@ -38,15 +39,13 @@ class ScanOptions:
     #: What a ``-j`` worker runs on each line's hits to prepare their output (picklable; None:
     #: the command lays them out itself). The scan never imports a face: the command hands it in.
     render: Callable[[list[Hit], str], list[str]] | None = None
-    #: Whether a second process may prefilter a big log's blocks (:mod:`.helper`): the command
-    #: asks for it when it scans in this process; a library caller (a notebook) never forks.
+    #: Whether a second process may prefilter the blocks of a big regular file (:mod:`.helper`):
+    #: the command asks for it when it scans in this process; a library caller (a notebook) never forks.
     helper: bool = False
 
 
 def default_jobs() -> int:
     """The CPUs this process may run on (``scan -j``'s default)."""
-    import os
-
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
@@ -59,6 +58,8 @@ def events(path: str, opts: ScanOptions, registry: Registry, stdin: BinaryIO | N
 
     ``on_read`` is told how many bytes of the file have been read, as reading goes.
     """
+    if opts.helper and not _regular(path):  # a pipe's blocks are scanned as they come, never held
+        opts = replace(opts, helper=False)
     try:
         logs = inputs(path, opts.long, stdin, on_read)
         for log in logs:
@@ -77,6 +78,16 @@ def events(path: str, opts: ScanOptions, registry: Registry, stdin: BinaryIO | N
         if isinstance(exc, BrokenPipeError):
             raise
         yield Failed(path, exc.strerror or str(exc))
+
+
+def _regular(path: str) -> bool:
+    """True for a regular file (reading it never waits for a writer)."""
+    import stat
+
+    try:
+        return path != "-" and stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
 
 
 def _diagnosed(name: str, stream: BinaryIO, opts: ScanOptions, registry: Registry,

@@ -70,7 +70,12 @@ class Helper:
     def __init__(self, prefilter: _Prefilter, slots: list[mmap.mmap]) -> None:
         requests_r, self._requests = os.pipe()
         self._answers, answers_w = os.pipe()
-        self.pid = os.fork()
+        try:
+            self.pid = os.fork()
+        except OSError:
+            for fd in (requests_r, self._requests, self._answers, answers_w):
+                os.close(fd)
+            raise
         if self.pid == 0:  # the helper: never returns
             code = 1
             try:

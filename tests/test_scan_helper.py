@@ -22,6 +22,7 @@ from sphinx_llmstatus.scan.pipeline import ScanOptions, events
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork") or not helper.usable(), reason="needs fork and 2 CPUs")
 
 CORPUS = Path(__file__).parent / "corpus"
+_real_usable, _real_long_line = helper.usable, reading.LONG_LINE
 #: Blocks and long lines made small, so a log of a few MB reads as many blocks and long lines.
 READ, LONG = 64 << 10, 256 << 10
 
@@ -60,6 +61,9 @@ def _hits(data: bytes, use_helper: bool, on_add=None) -> list[tuple]:
 def small_blocks(monkeypatch):
     monkeypatch.setattr(helper, "SLOT_SIZE", READ)
     monkeypatch.setattr(reading, "LONG_LINE", LONG)
+    # Earlier tests of the session may leave a thread running (a server's, a pool's): the helper
+    # these tests fork only prefilters, as it would in the command's single thread.
+    monkeypatch.setattr(helper, "usable", lambda: True)
     forks = []
     real = helper.Helper.__init__
 
@@ -103,14 +107,16 @@ def test_no_helper_for_one_block_nor_with_threads(small_blocks):
     thread = threading.Thread(target=stop.wait)
     thread.start()
     try:
-        assert not helper.usable()  # forking a threaded process is unsafe
+        assert not _real_usable()  # forking a threaded process is unsafe
     finally:
         stop.set()
         thread.join()
 
 
-def test_the_command_gives_the_events_of_one_process(tmp_path):
+def test_the_command_gives_the_events_of_one_process(tmp_path, small_blocks, monkeypatch):
     """The pipeline with the helper (the command's) and without it (a notebook's): the same events."""
+    monkeypatch.setattr(helper, "SLOT_SIZE", reading.READ_SIZE)
+    monkeypatch.setattr(reading, "LONG_LINE", _real_long_line)
     log = tmp_path / "big.log"
     log.write_bytes(_log(7) * 6)  # 12 MB: 3 blocks of the real size
     registry = default_registry()
@@ -120,6 +126,7 @@ def test_the_command_gives_the_events_of_one_process(tmp_path):
                 for e in events(str(log), ScanOptions(helper=use_helper), registry)]
 
     assert seen(True) == seen(False)
+    assert len(small_blocks) == 1
 
 
 def test_no_helper_for_a_pipe(small_blocks, monkeypatch):

@@ -18,8 +18,10 @@ import pytest
 from sphinx_llmstatus.registry.packaged import default_registry
 from sphinx_llmstatus.scan import engine, helper, reading
 from sphinx_llmstatus.scan.pipeline import ScanOptions, events
+from sphinx_llmstatus.scan.prefilter import available
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "fork") or not helper.usable(), reason="needs fork and 2 CPUs")
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork") or not helper.usable() or "hyperscan" not in available(),
+                                reason="needs fork, 2 CPUs and Hyperscan")
 
 CORPUS = Path(__file__).parent / "corpus"
 _real_usable, _real_long_line = helper.usable, reading.LONG_LINE

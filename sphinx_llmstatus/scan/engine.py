@@ -511,7 +511,8 @@ def _scan_segments(segments: Iterable[Block | LongPiece], sc: Scanner, include_s
     after each run of lines, the number of lines read so far (an ``int``); with ``helper``, blocks
     are read ahead and prefiltered by a second process too (:mod:`.helper`)."""
     scan = _Segments(sc, include_success, watch)
-    ahead = _helper.Ahead(sc.prefilter) if helper and _helper.usable() else None
+    # (Hyperscan only: the literal search would look for every watched literal in the helper.)
+    ahead = _helper.Ahead(sc.prefilter) if helper and sc.engine == "hyperscan" and _helper.usable() else None
     try:
         for seg in segments:
             if ahead is not None:

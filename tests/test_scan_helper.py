@@ -61,7 +61,7 @@ def _hits(data: bytes, use_helper: bool, on_add=None) -> list[tuple]:
 
 @pytest.fixture
 def small_blocks(monkeypatch):
-    monkeypatch.setattr(helper, "SLOT_SIZE", READ)
+    monkeypatch.setattr(helper, "SLOT_SIZE", LONG)  # as in the command: the reader's biggest block
     monkeypatch.setattr(reading, "LONG_LINE", LONG)
     # Earlier tests of the session may leave a thread running (a server's, a pool's): the helper
     # these tests fork only prefilters, as it would in the command's single thread.
@@ -167,3 +167,83 @@ def _session(sid: int) -> list[int]:
             except OSError:
                 pass
     return out
+
+
+def test_descriptors_above_1023_and_a_pipe_that_cannot_be_made(small_blocks, monkeypatch):
+    """A command holding many files (select() refuses a descriptor above 1023), and one that cannot
+    make the helper's pipes: the same hits, no descriptor left open."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if max(soft, hard if hard != resource.RLIM_INFINITY else 2048) < 1100:
+        pytest.skip("cannot open 1100 files")
+    data = _log(9)
+    alone = _hits(data, False)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1100), hard))
+    held = []
+    try:
+        while not held or held[-1] < 1030:
+            held.append(os.dup(0))
+        assert _hits(data, True) == alone and len(small_blocks) == 1
+    finally:
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    real_pipe, made = os.pipe, []
+
+    def second_fails():
+        if made:
+            raise OSError(24, "Too many open files")
+        made.append(real_pipe())
+        return made[-1]
+
+    before = len(os.listdir("/proc/self/fd"))
+    monkeypatch.setattr(os, "pipe", second_fails)
+    assert _hits(data, True) == alone
+    monkeypatch.setattr(os, "pipe", real_pipe)
+    assert len(os.listdir("/proc/self/fd")) == before and len(small_blocks) == 1
+
+
+def test_a_stopped_helper_and_ctrl_c_at_the_fork(small_blocks, monkeypatch):
+    data = _log(10)
+    alone = _hits(data, False)
+    monkeypatch.setattr(helper, "PATIENCE_MS", 300)
+    real_add, added = helper.Ahead.add, []
+
+    def add(self, *args):
+        added.append(1)
+        if len(added) == 3 and self._helper is not None:
+            os.kill(self._helper.pid, signal.SIGSTOP)  # an operator's Ctrl-Z, or a debugger
+        real_add(self, *args)
+
+    monkeypatch.setattr(helper.Ahead, "add", add)
+    assert _hits(data, True) == alone  # this process waited 0.3 s, then did the blocks itself
+    monkeypatch.setattr(helper.Ahead, "add", real_add)
+    real_fork = os.fork
+
+    def interrupted_fork():  # Ctrl-C reaches both processes as fork returns
+        pid = real_fork()
+        os.kill(os.getpid(), signal.SIGINT)
+        return pid
+
+    monkeypatch.setattr(os, "fork", interrupted_fork)
+    with pytest.raises(KeyboardInterrupt):
+        _hits(data, True)
+    with pytest.raises(ChildProcessError):  # the helper was stopped and reaped by the scan's end
+        os.waitpid(small_blocks[-1], os.WNOHANG)
+
+
+def test_a_second_ctrl_c_while_the_helper_stops_is_dropped():
+    with helper._no_sigint(discard=True):
+        os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(0.01)  # nothing is raised: the scan is ending already
+
+
+def test_the_progress_line_starts_no_thread(monkeypatch, tmp_path):
+    """tqdm's monitor thread would keep the helper from forking on every terminal."""
+    from sphinx_llmstatus.cli import progress
+
+    monkeypatch.setattr(progress, "_is_tty", lambda stream: True)
+    before = threading.active_count()
+    with progress.Progress([str(Path(__file__))]):
+        assert threading.active_count() == before

@@ -25,6 +25,8 @@ class Progress:
         if self._sizes:
             from tqdm import tqdm
 
+            # No monitor thread: a scan forks its prefilter helper only while it runs one thread.
+            tqdm.monitor_interval = 0
             self._bar = tqdm(total=sum(self._sizes.values()) or None, unit="B", unit_scale=True,
                              unit_divisor=1024, file=sys.stderr, desc="scanning", leave=False,
                              dynamic_ncols=True, mininterval=0.2)

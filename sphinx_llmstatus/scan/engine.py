@@ -530,9 +530,9 @@ def _scan_segments(segments: Iterable[Block | LongPiece], sc: Scanner, include_s
 
 
 def _ahead(scan: _Segments, ahead: _helper.Ahead, seg: Block | LongPiece, progress: bool) -> Iterator[Hit]:
-    """Take ``seg`` with blocks read ahead: into a slot, or (a long line's piece, a big block)
-    after the blocks held."""
-    if isinstance(seg, Block) and ahead.fits(seg.end):
+    """Take ``seg`` with blocks read ahead: into a slot, or (a log's first block, a long line's
+    piece, a big block) after the blocks held."""
+    if isinstance(seg, Block) and ahead.takes(seg.end):
         if ahead.full():
             yield from _block(scan, *ahead.oldest(scan.skip()), progress)
         ahead.add(seg.data, seg.end)

@@ -29,12 +29,13 @@ import signal
 import struct
 import sys
 from collections import deque
+from contextlib import contextmanager
 
-from .reading import READ_SIZE
+from .reading import LONG_LINE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Container
+    from collections.abc import Container, Iterator
     from typing import Protocol
 
     from .prefilter import Watched
@@ -45,10 +46,12 @@ if TYPE_CHECKING:
 
 #: Blocks read ahead (each in its own slot of shared memory).
 SLOTS = 4
-#: Biggest block a slot holds (a bigger one, around a long line, is prefiltered here).
-SLOT_SIZE = READ_SIZE
+#: Biggest block a slot holds: the reader's buffer grows to this around a line longer than a read.
+SLOT_SIZE = LONG_LINE
 #: Blocks the helper may have to do before this process prefilters the next block itself.
 QUEUED = 2
+#: Milliseconds this process waits for an answer before it does the block itself (a stopped helper).
+PATIENCE_MS = 30_000
 _REQUEST = struct.Struct("<II")  # slot, length
 _LENGTH = struct.Struct("<I")
 
@@ -68,26 +71,33 @@ class Helper:
     """The helper process, once forked: :meth:`send` a slot, :meth:`answer` in the order sent."""
 
     def __init__(self, prefilter: _Prefilter, slots: list[mmap.mmap]) -> None:
-        requests_r, self._requests = os.pipe()
-        self._answers, answers_w = os.pipe()
+        """Fork the helper; call with SIGINT blocked (:func:`_no_sigint`): a Ctrl-C between the
+        fork and the helper's ignoring it would run the command's own Ctrl-C handling twice."""
+        fds: list[int] = []
         try:
+            fds += os.pipe()  # requests: read by the helper, written here
+            fds += os.pipe()  # answers: read here, written by the helper
             self.pid = os.fork()
         except OSError:
-            for fd in (requests_r, self._requests, self._answers, answers_w):
+            for fd in fds:
                 os.close(fd)
             raise
+        requests_r, self._requests, self._answers, answers_w = fds
         if self.pid == 0:  # the helper: never returns
             code = 1
             try:
                 os.close(self._requests)
                 os.close(self._answers)
                 signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the command's to handle
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
                 _serve(prefilter, slots, requests_r, answers_w)
                 code = 0
             finally:
                 os._exit(code)  # no atexit handlers, no flush of the command's buffered output
         os.close(requests_r)
         os.close(answers_w)
+        self._waiting = select.poll()  # (select.select refuses a descriptor above 1023)
+        self._waiting.register(self._answers, select.POLLIN)
         self._buffer = bytearray()
         self._ready: deque[tuple[list[int], Watched]] = deque()
         self.busy = 0  # blocks sent and not answered yet
@@ -98,12 +108,14 @@ class Helper:
 
     def poll(self) -> None:
         """Take the answers already written, without waiting."""
-        while self.busy and select.select([self._answers], [], [], 0)[0]:
+        while self.busy and self._waiting.poll(0):
             self._read()
 
     def answer(self) -> tuple[list[int], Watched]:
-        """The answer for the oldest block sent; OSError when the helper is gone."""
+        """The answer for the oldest block sent; OSError when the helper is gone or stopped."""
         while not self._ready:
+            if not self._waiting.poll(PATIENCE_MS):
+                raise OSError("the scan's helper process stopped answering")
             self._read()
         return self._ready.popleft()
 
@@ -122,19 +134,30 @@ class Helper:
             self.busy -= 1
 
     def close(self) -> None:
-        for fd in (self._requests, self._answers):
+        """Stop and reap the helper; a second Ctrl-C meanwhile is dropped (the scan is ending)."""
+        with _no_sigint(discard=True):
+            for fd in (self._requests, self._answers):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
             try:
-                os.close(fd)
+                os.kill(self.pid, signal.SIGKILL)  # its work is no longer wanted
+                os.waitpid(self.pid, 0)
             except OSError:
                 pass
-        try:
-            os.kill(self.pid, signal.SIGKILL)  # its work is no longer wanted
-        except OSError:
-            pass
-        try:
-            os.waitpid(self.pid, 0)
-        except ChildProcessError:
-            pass
+
+
+@contextmanager
+def _no_sigint(discard: bool = False) -> Iterator[None]:
+    """SIGINT held back meanwhile (and then delivered, or with ``discard`` dropped)."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        if discard and signal.SIGINT not in held and hasattr(signal, "sigtimedwait"):
+            signal.sigtimedwait({signal.SIGINT}, 0)  # the pending one, if any
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _serve(prefilter: _Prefilter, slots: list[mmap.mmap], requests: int, answers: int) -> None:
@@ -149,19 +172,32 @@ def _serve(prefilter: _Prefilter, slots: list[mmap.mmap], requests: int, answers
 
 class Ahead:
     """Blocks read ahead into the slots, each prefiltered by the helper or later by this process,
-    given back in order by :meth:`oldest`. The helper is forked when a second block comes."""
+    given back in order by :meth:`oldest`. A log's first block is not taken (one block needs no
+    helper): the slots are made and the helper forked when a second comes."""
 
     def __init__(self, prefilter: _Prefilter) -> None:
         self._prefilter = prefilter
-        self._slots = [mmap.mmap(-1, SLOT_SIZE) for _ in range(SLOTS)]
-        self._free = deque(range(SLOTS))
+        self._slots: list[mmap.mmap] = []
+        self._free: deque[int] = deque()
         self._held: deque[tuple[int, int, bool]] = deque()  # slot, length, sent to the helper
         self._helper: Helper | None = None
+        self._blocks = 0
         self._failed = False
 
-    @staticmethod
-    def fits(end: int) -> bool:
-        return end <= SLOT_SIZE
+    def takes(self, end: int) -> bool:
+        """Whether the next block, of ``end`` bytes, goes into a slot (else this process scans it
+        as it comes, after the blocks held)."""
+        self._blocks += 1
+        if self._blocks == 1 or end > SLOT_SIZE or self._failed:
+            return False
+        if not self._slots:
+            try:
+                self._slots = [mmap.mmap(-1, SLOT_SIZE) for _ in range(SLOTS)]
+            except (OSError, MemoryError):
+                self._failed = True
+                return False
+            self._free.extend(range(SLOTS))
+        return True
 
     def full(self) -> bool:
         return not self._free
@@ -186,11 +222,13 @@ class Ahead:
         self._held.append((slot, end, sent))
 
     def _started(self) -> Helper | None:
-        if self._helper is None and not self._failed and self._held:
-            try:
-                self._helper = Helper(self._prefilter, self._slots)
-            except OSError:
-                self._failed = True
+        if self._helper is None and not self._failed:
+            # A Ctrl-C during the fork comes once the helper is held here, so the scan's end stops it.
+            with _no_sigint():
+                try:
+                    self._helper = Helper(self._prefilter, self._slots)
+                except OSError:
+                    self._failed = True
         return self._helper
 
     def oldest(self, skip: Container[int]) -> tuple[bytes, int, tuple[list[int], Watched]]:

@@ -58,6 +58,8 @@ _LENGTH = struct.Struct("<I")
 
 def usable() -> bool:
     """True when a helper can run: 2 CPUs or more for this process, and one thread to fork."""
+    if not (hasattr(os, "fork") and hasattr(signal, "pthread_sigmask")):  # Windows
+        return False
     threading = sys.modules.get("threading")
     if threading is not None and threading.active_count() > 1:
         return False

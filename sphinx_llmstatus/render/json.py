@@ -13,7 +13,7 @@ from ..registry.model import Registry, StatusCode
 
 TYPE_CHECKING = False  # no typing import at run time: the command must start fast
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
     from typing import Any
 
     from ..registry.model import Source
@@ -124,31 +124,33 @@ def hit_json(hit: Hit, file: str | None, lang: str = "en", extra: dict[str, Any]
                + (f", {dumps(extra)[1:]}" if extra else "}"))
     if hit.diagnosis is None or hit.code is None:
         return out
-    key = (id(hit.diagnosis), hit.code.name, lang)
-    cached = _DIAGNOSIS_JSON.get(key)
-    if cached is None or cached[0] is not hit.diagnosis:
-        if len(_DIAGNOSIS_JSON) >= 1024:
-            _DIAGNOSIS_JSON.clear()
-        from ..scan.diagnosis import diagnosis_dict
+    from ..scan.diagnosis import diagnosis_dict
 
-        cached = _DIAGNOSIS_JSON[key] = (hit.diagnosis, dumps(diagnosis_dict(hit.code, hit.diagnosis, lang)))  # type: ignore[arg-type]
-    return f'{out[:-1]}, "diagnosis": {cached[1]}}}'
+    code, diagnosis = hit.code, hit.diagnosis
+    laid_out = _laid_out(_DIAGNOSIS_JSON, (id(diagnosis), code.name, lang), diagnosis,
+                         lambda: dumps(diagnosis_dict(code, diagnosis, lang)))  # type: ignore[arg-type]
+    return f'{out[:-1]}, "diagnosis": {laid_out}}}'
 
 
 #: Laid-out diagnoses by (id, code, language), with the object (an id is only unique while it lives).
-_DIAGNOSIS_JSON: dict[tuple[int, str, str], tuple[object, str]] = {}
+_DIAGNOSIS_JSON: dict[tuple, tuple[object, str]] = {}
 #: Laid-out advice (:func:`_advice_json`) by (id, language), with the code, likewise.
-_ADVICE_JSON: dict[tuple[int, str], tuple[StatusCode, str]] = {}
+_ADVICE_JSON: dict[tuple, tuple[object, str]] = {}
+
+
+def _laid_out(cache: dict[tuple, tuple[object, str]], key: tuple, owner: object, make: Callable[[], str]) -> str:
+    """``make()``, remembered in ``cache`` under ``key`` while ``owner`` (whose id the key holds) lives."""
+    cached = cache.get(key)
+    if cached is None or cached[0] is not owner:
+        if len(cache) >= 1024:
+            cache.clear()
+        cached = cache[key] = (owner, make())
+    return cached[1]
 
 
 def _advice_json(code: StatusCode, lang: str) -> str:
     """``"recoverable": {...}, "remedy": {...}`` of :func:`hit_dict` for a hit of ``code``."""
-    cached = _ADVICE_JSON.get((id(code), lang))
-    if cached is None or cached[0] is not code:
-        if len(_ADVICE_JSON) >= 1024:
-            _ADVICE_JSON.clear()
-        cached = _ADVICE_JSON[id(code), lang] = (code, dumps(_advice(code, lang))[1:-1])
-    return cached[1]
+    return _laid_out(_ADVICE_JSON, (id(code), lang), code, lambda: dumps(_advice(code, lang))[1:-1])
 
 
 def _advice(code: StatusCode, lang: str) -> dict[str, Any]:

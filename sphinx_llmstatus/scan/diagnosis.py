@@ -214,12 +214,13 @@ class Diagnoser:
 
     def feed(self, found: Found) -> Iterator[Found]:
         """Take ``found``; yield the events whose window has been read, in order."""
-        failed = [hit.line_no for hit in found.hits if hit.is_failure]
-        for hit in found.hits:
-            if hit.is_failure and hit.code is not None and hit.code.name in self._named:
+        failed = [hit for hit in found.hits if hit.is_failure]
+        for hit in failed:
+            if hit.code is not None and hit.code.name in self._named:
                 self._failures.append((hit.line_no, hit.process, hit.code.name, hit.line[:PROOF_TEXT],
                                        seconds(self._times(hit.line))))
-        self._pending.append((found, min(failed), max(failed)) if failed else (found, None, None))
+        lines = [hit.line_no for hit in failed]
+        self._pending.append((found, min(lines), max(lines)) if lines else (found, None, None))
         yield from self.read_to(found.hits[0].line_no if found.hits else 0)
 
     def read_to(self, line: int) -> Iterator[Found]:

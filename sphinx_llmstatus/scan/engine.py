@@ -521,8 +521,8 @@ def _scan_segments(segments: Iterable[Block | LongPiece], sc: Scanner, include_s
                 yield from _block(scan, cast(bytes, seg.data), seg.end, None, progress)  # the reader's buffer
             else:
                 yield from _piece(scan, seg)
-        while ahead is not None and ahead.held():
-            yield from _block(scan, *ahead.oldest(scan.skip()), progress)
+        if ahead is not None:
+            yield from _held(scan, ahead, progress)
         yield from scan.run.ready(final=True)
     finally:
         if ahead is not None:
@@ -537,12 +537,17 @@ def _ahead(scan: _Segments, ahead: _helper.Ahead, seg: Block | LongPiece, progre
             yield from _block(scan, *ahead.oldest(scan.skip()), progress)
         ahead.add(seg.data, seg.end)
         return
-    while ahead.held():
-        yield from _block(scan, *ahead.oldest(scan.skip()), progress)
+    yield from _held(scan, ahead, progress)
     if isinstance(seg, Block):
         yield from _block(scan, cast(bytes, seg.data), seg.end, None, progress)
     else:
         yield from _piece(scan, seg)
+
+
+def _held(scan: _Segments, ahead: _helper.Ahead, progress: bool) -> Iterator[Hit]:
+    """The hits of every block ``ahead`` holds, in order."""
+    while ahead.held():
+        yield from _block(scan, *ahead.oldest(scan.skip()), progress)
 
 
 def _block(scan: _Segments, data: bytes, end: int, found: tuple[list[int], Watched] | None,

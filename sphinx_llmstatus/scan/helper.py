@@ -63,10 +63,15 @@ def usable() -> bool:
     threading = sys.modules.get("threading")
     if threading is not None and threading.active_count() > 1:
         return False
+    return cpus() > 1
+
+
+def cpus() -> int:
+    """The CPUs this process may run on."""
     try:
-        return len(os.sched_getaffinity(0)) > 1
+        return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
-        return (os.cpu_count() or 1) > 1
+        return max(1, os.cpu_count() or 1)
 
 
 class Helper:

@@ -11,7 +11,6 @@ events in order, whether they were made here or by ``-j N`` workers
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import BinaryIO, NamedTuple
@@ -23,9 +22,11 @@ from .diagnosis import Diagnoser
 from .engine import LineWatch, scan_progress, scanner
 from .events import Closed, Event, Failed, Found, Opened
 from .evidence import Lines
+from .helper import cpus
 from .hit import Hit
 from .prefilter import ANY
 from .report import Report
+from .sources import is_regular
 from .timeline import ClueWatch, Times
 
 
@@ -46,10 +47,7 @@ class ScanOptions:
 
 def default_jobs() -> int:
     """The CPUs this process may run on (``scan -j``'s default)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
+    return cpus()
 
 
 def events(path: str, opts: ScanOptions, registry: Registry, stdin: BinaryIO | None = None,
@@ -58,7 +56,7 @@ def events(path: str, opts: ScanOptions, registry: Registry, stdin: BinaryIO | N
 
     ``on_read`` is told how many bytes of the file have been read, as reading goes.
     """
-    if opts.helper and not _regular(path):  # a pipe's blocks are scanned as they come, never held
+    if opts.helper and (path == "-" or not is_regular(path)):  # a pipe's blocks are scanned as they come, never held
         opts = replace(opts, helper=False)
     try:
         logs = inputs(path, opts.long, stdin, on_read)
@@ -78,16 +76,6 @@ def events(path: str, opts: ScanOptions, registry: Registry, stdin: BinaryIO | N
         if isinstance(exc, BrokenPipeError):
             raise
         yield Failed(path, exc.strerror or str(exc))
-
-
-def _regular(path: str) -> bool:
-    """True for a regular file (reading it never waits for a writer)."""
-    import stat
-
-    try:
-        return path != "-" and stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:
-        return False
 
 
 def _diagnosed(name: str, stream: BinaryIO, opts: ScanOptions, registry: Registry,

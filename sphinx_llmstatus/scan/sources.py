@@ -124,7 +124,7 @@ def _directory(top: str, output: os.stat_result | None) -> Iterator[Walked]:
         dirs.sort()
         for name in sorted(files):
             path = os.path.join(root, name)
-            if _is_regular(path):
+            if is_regular(path):
                 found += 1
                 yield _checked(path, top, output)
     for problem in problems:  # the top directory itself
@@ -144,7 +144,8 @@ def _checked(path: str, root: str | None, output: os.stat_result | None) -> Walk
     return Walked(path, root)
 
 
-def _is_regular(path: str) -> bool:
+def is_regular(path: str) -> bool:
+    """True for a regular file (reading it never waits for a writer)."""
     try:
         return stat.S_ISREG(os.stat(path).st_mode)
     except OSError:  # a broken link, or gone since the walk listed it

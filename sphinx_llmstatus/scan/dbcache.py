@@ -161,11 +161,13 @@ def _in(c: int, items: Any, p: Any) -> bool:
     return any((op is p.LITERAL and arg == c) or (op is p.RANGE and arg[0] <= c <= arg[1]) for op, arg in items)
 
 
-def proves(scan_ids: Callable[[bytes], set[int]], patterns: Sequence[bytes]) -> bool:
+def proves(scan_ids: Callable[[bytes], set[int]], patterns: Sequence[bytes],
+           ids: Sequence[int] | None = None) -> bool:
     """True when a database finds each pattern in that pattern's probe (``scan_ids(text)`` gives the
-    ids it matched): one made from other patterns does not."""
+    ids it matched; a pattern's id is its index, or its one of ``ids``): one made from other
+    patterns does not."""
     for i, pattern in enumerate(patterns):
         text = probe(pattern)
-        if text is not None and i not in scan_ids(text):
+        if text is not None and (i if ids is None else ids[i]) not in scan_ids(text):
             return False
     return True

@@ -75,7 +75,7 @@ class Scanner:
         literals = [*self.matcher.literals, *(s.pattern.encode() for s in self.symptoms)]
         self.prefilter = _prefilter.make([*self.matcher.prefilter, *symptoms], literals, engine,
                                          [lit.encode() for lit in self.watch_literals], self._once(registry),
-                                         self.matcher.field_vetoed)
+                                         [*self.matcher.prefilter_coloured, *symptoms])
         self.engine = self.prefilter.name
         # Most lines hold no symptom: one search tells, before each symptom's own.
         self._any_symptom = re.compile("|".join(re.escape(s.pattern) for s in self.symptoms) or "(?!)").search

@@ -95,19 +95,34 @@ class HyperscanPrefilter:
     name = "hyperscan"
 
     def __init__(self, patterns: Sequence[bytes], watch_from: int | None = None, once: Container[int] = (),
-                 vetoed: dict[int, int] | None = None) -> None:
+                 coloured: Sequence[bytes] | None = None) -> None:
         import hyperscan
 
         self._hs = hyperscan
         self._watch_from = len(patterns) if watch_from is None else watch_from
-        self._vetoed = vetoed or {}
         # A watched literal read once per log (a context clue) is reported once per scan call: a
-        # framework's file name on every sixth line would otherwise cost a callback each. A
-        # pattern whose longer matches are vetoed reports the leftmost start of each.
-        single, leftmost = hyperscan.HS_FLAG_SINGLEMATCH, hyperscan.HS_FLAG_SOM_LEFTMOST
-        self._db = _database(hyperscan, patterns, [
-            single if i - self._watch_from in once else leftmost if i in self._vetoed else 0
-            for i in range(len(patterns))])
+        # framework's file name on every sixth line would otherwise cost a callback each.
+        self._flags = [hyperscan.HS_FLAG_SINGLEMATCH if i - self._watch_from in once else 0
+                       for i in range(len(patterns))]
+        self._db = _database(hyperscan, patterns, self._flags)
+        self._coloured: tuple[list[bytes], list[int], list[int]] | None = None
+        if coloured is not None:  # in place of the patterns before the watched ones, ids kept apart
+            if len(coloured) > self._watch_from:
+                raise ValueError("more coloured patterns than patterns they stand for")
+            rest = range(self._watch_from, len(patterns))
+            self._coloured = ([*coloured, *(patterns[i] for i in rest)], [*range(len(coloured)), *rest],
+                              [0] * len(coloured) + self._flags[self._watch_from:])
+        self._coloured_db: Any = None
+
+    def _database_for(self, data: bytes | bytearray, end: int) -> Any:
+        """The database for ``data[:end]``: the one without the field vetoes where it holds a
+        terminal colour (the rules blank it, which may change a field's name), compiled then."""
+        if self._coloured is None or data.find(b"\x1b", 0, end) < 0:
+            return self._db
+        if self._coloured_db is None:
+            patterns, ids, flags = self._coloured
+            self._coloured_db = _database(self._hs, patterns, flags, ids)
+        return self._coloured_db
 
     #: Matches collected per scan call; past that the scan stops and resumes at the next line,
     #: so a block of lines full of matches costs one callback per line, not per match.
@@ -123,13 +138,9 @@ class HyperscanPrefilter:
         found: list[tuple[int, int]] = []
         batch = self.BATCH
         terminated = self._hs.ScanTerminated
-        # The rules blank terminal colours (\x1b[...m) first, which may change a field's name: a
-        # block holding one keeps every number for the rules.
-        vetoed = self._vetoed if data.find(b"\x1b", 0, end) < 0 else {}
+        db = self._database_for(data, end)
 
-        def on_match(i: int, start: int, to: int, _flags: int, _ctx: object) -> bool:
-            if i in vetoed and to - start > vetoed[i]:  # a field's value (Matcher.field_vetoed)
-                return False
+        def on_match(i: int, _from: int, to: int, _flags: int, _ctx: object) -> bool:
             found.append((to, i))
             return len(found) >= batch
 
@@ -140,7 +151,7 @@ class HyperscanPrefilter:
                 found.clear()
                 stopped = False
                 try:
-                    self._db.scan(view[pos:end] if pos else view[:end], match_event_handler=on_match)
+                    db.scan(view[pos:end] if pos else view[:end], match_event_handler=on_match)
                 except terminated:
                     stopped = True
                 if not found:
@@ -188,12 +199,17 @@ class HyperscanPrefilter:
         return line_end, out, watched
 
 
-def _database(hs: Any, patterns: Sequence[bytes], flags: int | Sequence[int] = 0) -> Any:
-    """The block-mode database of ``patterns`` (each with ``flags``, or with its own): loaded from
-    the user's cache when :mod:`.dbcache` trusts it, else compiled and cached. Hyperscan refuses a
-    database of another version or CPU (a home shared by x86_64 and aarch64 hosts then compiles again)."""
+def _database(hs: Any, patterns: Sequence[bytes], flags: int | Sequence[int] = 0,
+              ids: Sequence[int] | None = None) -> Any:
+    """The block-mode database of ``patterns`` (each with ``flags``, or with its own, and its index
+    or its one of ``ids``): loaded from the user's cache when :mod:`.dbcache` trusts it, else
+    compiled and cached. Hyperscan refuses a database of another version or CPU (a home shared by
+    x86_64 and aarch64 hosts then compiles again)."""
     each = [flags] * len(patterns) if isinstance(flags, int) else list(flags)
+    ids = list(range(len(patterns))) if ids is None else list(ids)
     shown = b"flags %d" % each[0] if len(set(each)) == 1 else b"flags " + b",".join(b"%d" % f for f in each)
+    if ids != list(range(len(patterns))):
+        shown += b"\nids " + b",".join(b"%d" % i for i in ids)
     key = b"\n".join([dbcache.MAGIC, shown, *patterns]) + b"\n\n"
     where = dbcache.directory()
     path = dbcache.path_for(where, key) if where is not None else None
@@ -202,12 +218,12 @@ def _database(hs: Any, patterns: Sequence[bytes], flags: int | Sequence[int] = 0
         try:
             db = hs.loadb(data[len(key):], hs.HS_MODE_BLOCK)
             db.scratch = hs.Scratch(db)
-            if dbcache.proves(lambda text: _ids(hs, db, text), patterns):
+            if dbcache.proves(lambda text: _ids(hs, db, text), patterns, ids):
                 return db
         except hs.error:
             pass
     db = hs.Database(mode=hs.HS_MODE_BLOCK)
-    db.compile(expressions=list(patterns), ids=list(range(len(patterns))), elements=len(patterns), flags=each)
+    db.compile(expressions=list(patterns), ids=ids, elements=len(patterns), flags=each)
     if path is not None:
         try:
             dbcache.write(path, key + hs.dumpb(db))
@@ -238,20 +254,19 @@ def available() -> tuple[str, ...]:
 
 def make(patterns: Sequence[bytes], literals: Sequence[bytes], engine: str | None = None,
          watched: Sequence[bytes] = (), once: Container[int] = (),
-         vetoed: dict[int, int] | None = None) -> PythonPrefilter | HyperscanPrefilter:
+         coloured: Sequence[bytes] | None = None) -> PythonPrefilter | HyperscanPrefilter:
     """The prefilter ``engine`` (``hyperscan``/``python``; None: ``$LLMSTATUS_SCAN_ENGINE`` or the fastest).
 
     Hyperscan matches ``patterns``; the Python one looks for ``literals``
     (each pattern's matches contain one). Both also look for the ``watched``
     literals, whose lines :meth:`~HyperscanPrefilter.starts_watched` reports
     apart too; of those whose indexes are in ``once``, a block's first line is
-    enough. A match of a pattern whose index is in ``vetoed`` and that is longer than
-    the length given there is no candidate (a field's value: Hyperscan only; the
-    literal search leaves it to the rules). Raises ValueError for an engine that is unknown or not installed.
+    enough. ``coloured`` stand for ``patterns`` where the text holds a terminal
+    colour (Hyperscan only; the literal search leaves fields to the rules). Raises ValueError for an engine that is unknown or not installed.
     """
     engine = engine or os.environ.get(ENV) or available()[0]
     if engine not in available():
         raise ValueError(f"scan engine {engine!r} is not available here (have: {', '.join(available())})")
     if engine == "hyperscan":
-        return HyperscanPrefilter([*patterns, *(re.escape(w) for w in watched)], len(patterns), once, vetoed)
+        return HyperscanPrefilter([*patterns, *(re.escape(w) for w in watched)], len(patterns), once, coloured)
     return PythonPrefilter([*literals, *watched], len(literals), once)

@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 
 from ..registry.model import LLM_CODE_BASE, LLM_CODE_MASK, LLM_DATADIST, Registry, StatusCode
-from .expressions import alternation, by_width, common_prefix, field_form, other_forms
+from .expressions import alternation, by_width, common_prefix, other_forms, unfielded
 from .verdicts import FIELD_SUFFIXES, HCCL_TRACE, Seen, Tables, Verdict, decide
 
 
@@ -149,8 +149,10 @@ class Matcher:
     alternation tries them; ``literals`` are byte strings of which every token
     contains at least one (ASCII, case-sensitive, for a quick literal
     prefilter); ``prefilter`` are byte regular expressions (no look-around)
-    that every token matches, for a multi-pattern engine, and
-    ``field_vetoed`` tells which of their matches are a field's value.
+    that every token matches, for a multi-pattern engine, but a number that
+    is a field's value; ``prefilter_coloured`` are the same with those
+    numbers, for text holding terminal colours (the rules blank them, which
+    may change a field's name).
     """
 
     def __init__(self, registry: Registry):
@@ -175,7 +177,8 @@ class Matcher:
         hexes = self._hexes
         self._shared_texts = {*self._decimals, *hexes, *(h.upper() for h in hexes)}
         self.literals = self._literals(sorted(self._heads))
-        self.prefilter, self.field_vetoed = self._prefilter()
+        self.prefilter = self._prefilter()
+        self.prefilter_coloured = self._prefilter(fields=False)
         self._verdicts: dict[tuple, Verdict | None] = {}
 
     def _expressions(self) -> list[tuple[str, str]]:
@@ -218,26 +221,30 @@ class Matcher:
                 keep.add(lit)
         return tuple(s.encode("ascii") for s in sorted(keep, key=lambda k: (len(k), k)))
 
-    def _prefilter(self) -> tuple[tuple[bytes, ...], dict[int, int]]:
-        """:attr:`prefilter` and :attr:`field_vetoed`. A layout number that is a field's value
-        (``remote_ip=1343270921``) is told in the multi-pattern engine: its expression takes the
-        field's name too where there is one, and a match longer than the number (the engine
-        reports its leftmost start) is no candidate. The HCCL form keeps its end: else every
-        ``0x5010B009`` would be a candidate through it."""
-        field = field_form(FIELD_SUFFIXES)
+    def _prefilter(self, fields: bool = True) -> tuple[bytes, ...]:
+        """:attr:`prefilter` (or, without ``fields``, :attr:`prefilter_coloured`). A layout number
+        that is a field's value (``remote_ip=1343270921``) is told in the multi-pattern engine:
+        its expressions take only what may come before a number that is none
+        (:func:`~.expressions.unfielded`), so such a number is never reported. The HCCL form keeps
+        its end: else every ``0x5010B009`` would be a candidate through it."""
         end = r"(?:[^A-Za-z0-9_]|$)"
-        patterns = (
+        hexes, decimal = self._layout_hex, self._layout_dec or "(?!)"
+        layouts = [hexes, decimal]
+        if fields:
+            lead, rest = unfielded(FIELD_SUFFIXES)
+            # A bare hex number after ``0x``: whatever comes before the ``0x`` tells.
+            layouts = [f"(?:^|[^ \\t:=xX]|(?:^|[^0])[xX]|(?:{lead})0[xX]){hexes}",
+                       *(f"(?:{r})(?:0[xX])?{hexes}" for r in rest),
+                       *(f"(?:{r}){decimal}" for r in (lead, *rest))]
+        return (
             tuple(re.escape(n).encode() for n in sorted(self.names))
-            + (f"(?:{field}(?:0[xX])?)?{self._layout_hex}".encode(),
-               f"(?:{field})?{self._layout_dec or '(?!)'}".encode())
+            + tuple(x.encode() for x in layouts)
             + tuple(f"(?i:{alternation(group)})".encode() for group in by_width(self._hexes))
             + tuple(alternation(group).encode() for group in by_width(self._decimals))
             + ("|".join(form + end if head in ("0x", "0X") else form
                         for form, head in self.other_forms).encode() or b"(?!)",
                (re.escape(HCCL_TRACE) + "[0-9]{1,2}").encode())
         )
-        first = len(self.names)
-        return patterns, {first: 8, first + 1: self._dec_width}
 
     def kind_of(self, text: str) -> str:
         """The rule whose expression matched ``text`` in the alternation (their matches differ in

@@ -281,6 +281,77 @@ def test_stdin_on_a_terminal_says_it_reads_standard_input():
     assert b"reading the log from standard input" in err
 
 
+def test_text_typed_on_a_terminal_then_ctrl_d_is_scanned_and_ends_the_input():
+    import pty
+
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([*CLI, "scan", "--json", "-"], stdin=follower, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env={**os.environ, "NO_COLOR": "1"})
+    os.close(follower)
+    time.sleep(2)
+    os.write(leader, FAILURE + b"\x04")  # one Ctrl-D after text: the line, then the end of input
+    out, err = proc.communicate(timeout=60)
+    os.close(leader)
+    assert b'"token": "1343270921"' in out, err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs poll on a pipe")
+@pytest.mark.parametrize("first", [b"worker ok\n" * 100, b"ok\n"], ids=["whole-head", "head-in-two-writes"])
+def test_a_slow_writers_hit_comes_out_before_the_writer_ends(first):
+    """``tail -f log | llmstatus scan -``: a read never waits for more than is written (the
+    formats are told by the first 512 bytes, from one write or two). A failure is written once
+    the lines that may prove its cause have come (evidence.WINDOW_LINES)."""
+    import select
+
+    from sphinx_llmstatus.scan.evidence import WINDOW_LINES
+
+    reader, writer = os.pipe()
+    proc = subprocess.Popen([*CLI, "scan", "-"], stdin=reader, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "NO_COLOR": "1"})
+    os.close(reader)
+    try:
+        os.write(writer, first)
+        time.sleep(1)
+        os.write(writer, FAILURE + b"worker ok\n" * (WINDOW_LINES + 1))
+        assert select.select([proc.stdout], [], [], 60)[0], "no hit while the writer still writes"
+        assert b"LLM_LINK_FAILED" in proc.stdout.readline()
+    finally:
+        os.close(writer)
+        proc.communicate(timeout=60)
+
+
+def test_a_pipes_reads_go_on_while_more_is_waiting():
+    """Standard input read as one block while more waits: a pipe gives one buffer (64 KiB) a
+    read, and each block costs the scan a pass; a read stops where none waits."""
+    import io
+
+    from sphinx_llmstatus.scan.bundles import _Ends
+
+    class Trickle(io.BytesIO):  # a pipe that gives 1,000 bytes a read
+        def __init__(self, data: bytes, fd: int) -> None:
+            super().__init__(data)
+            self.fd = fd
+
+        def fileno(self) -> int:
+            return self.fd
+
+        def read1(self, size: int = -1) -> bytes:
+            return self.read(min(size, 1000))
+
+    reader, writer = os.pipe()
+    try:
+        quiet = _Ends(Trickle(b"x" * 5000, reader))  # nothing waits on the descriptor
+        buf = bytearray(1 << 20)
+        assert quiet.readinto(memoryview(buf)) == 1000
+        os.write(writer, b"!")  # now a read would not wait
+        waiting = _Ends(Trickle(b"x" * 5000, reader))
+        assert waiting.readinto(memoryview(buf)) == 5000
+        assert waiting.readinto(memoryview(buf)) == 0  # the end was read: said once, for good
+    finally:
+        os.close(reader)
+        os.close(writer)
+
+
 def test_big_compressed_file_decoded_by_a_child_keeps_every_line_and_the_damage(tmp_path):
     """A compressed file of 8 MiB and more is decoded by a child process (scan.unpack): the hits
     are those of the plain file, and a cut file gives zcat's lines, then its damage."""

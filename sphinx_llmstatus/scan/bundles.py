@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import io
 import os
+import select
+import stat
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -25,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from .decompress import Budget, Counted, Salvaged, detect
-from .encoding import looked_at, utf8_stream
+from .encoding import looked_at, utf8_stream, waitless
 from .sources import decompressed
 
 #: Archives inside archives opened, counting the outermost (``a.tar{b.zip{c.tar{log}}}``: 3).
@@ -40,6 +42,8 @@ TAR_STEP = 65536
 TAR_BUFFER = 65536
 #: A zip inside another archive is held in memory up to this size, then in a temporary file.
 SPOOL_MEMORY = 32 << 20
+#: Bytes standard input's pipe is asked to hold (Linux's default most for a user: pipe-max-size).
+PIPE_SIZE = 1 << 20
 
 
 @dataclass
@@ -238,11 +242,17 @@ def _seekable(stream: BinaryIO) -> BinaryIO:
 
 class _Ends(io.RawIOBase):
     """Standard input whose end stays the end: a terminal gives one empty read per Ctrl-D, and
-    the formats are told apart by looking ahead, which would ask the user for more."""
+    the formats are told apart by looking ahead, which would ask the user for more.
+
+    A pipe gives at most what it holds (64 KiB) a read: a read goes on while more is waiting, so
+    a fast writer's input comes in blocks as large as a file's (each block costs the scan a
+    pass), and a slow writer's (``tail -f``) still comes as soon as it is written."""
 
     def __init__(self, inner: BinaryIO) -> None:
         super().__init__()
         self._inner, self._ended = inner, False
+        self._read = waitless(inner)
+        self._waiting = _waiting(inner)
 
     def readable(self) -> bool:
         return True
@@ -250,10 +260,46 @@ class _Ends(io.RawIOBase):
     def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
         if self._ended:
             return 0
-        read = getattr(self._inner, "readinto1", None) or self._inner.readinto  # type: ignore[attr-defined]
-        n: int = read(buffer)
+        n = self._read(buffer)
+        while n and n < len(buffer) and self._waiting is not None and self._waiting():
+            more = self._read(buffer[n:])
+            if not more:  # the end (a terminal's Ctrl-D is read once): the next call says so
+                self._ended = True
+                return n
+            n += more
         self._ended = n == 0
         return n
+
+
+def _waiting(stream: BinaryIO) -> Callable[[], bool] | None:
+    """For a pipe, socket or terminal: whether a read would return at once (data or the end
+    waiting); None for a file, whose reads never wait for a writer, or a stream of no descriptor."""
+    try:
+        fd = stream.fileno()
+        mode = os.fstat(fd).st_mode
+    except (OSError, ValueError, AttributeError):  # io.UnsupportedOperation is both
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    if not hasattr(select, "poll"):  # Windows
+        return None
+    if stat.S_ISFIFO(mode):
+        _widen(fd)
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    return lambda: bool(poller.poll(0))
+
+
+def _widen(fd: int) -> None:
+    """Let the pipe ``fd`` hold :data:`PIPE_SIZE` bytes where the system allows: a pipe holds
+    64 KiB, so its writer waits while a block is scanned; a wider one is written on meanwhile,
+    and a read takes more at once."""
+    try:
+        import fcntl
+
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_SIZE)
+    except (ImportError, AttributeError, OSError):  # not Linux, or over the user's limit
+        pass
 
 
 class _Reported(io.BufferedReader):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import codecs
 import io
+from collections.abc import Callable
 from typing import BinaryIO
 
 # Longest first: the UTF-32 LE mark starts with the UTF-16 LE one.
@@ -57,12 +58,37 @@ class Utf8Reader(io.RawIOBase):
         return n
 
 
+def waitless(stream: BinaryIO) -> Callable[[memoryview], int]:
+    """A ``readinto`` of ``stream`` that returns what one read gives, as soon as it has any.
+
+    A buffered reader's ``readinto1`` that holds some bytes and is asked for more reads its
+    source again before returning them, and from a pipe that waits for the writer's next write
+    (CPython 3.11-3.13). So ``read1`` is used, which returns the bytes held, until one read
+    gives less than asked: the reader then holds nothing, and its raw file is read straight into
+    the buffer (no copy, one system call)."""
+    read1 = getattr(stream, "read1", None) or stream.read
+    raw = getattr(stream, "raw", None)
+    emptied = False
+
+    def readinto(buffer: memoryview) -> int:
+        nonlocal emptied
+        if emptied:
+            return raw.readinto(buffer) or 0  # type: ignore[union-attr]
+        chunk = read1(len(buffer))
+        buffer[:len(chunk)] = chunk
+        emptied = raw is not None and len(chunk) < len(buffer)
+        return len(chunk)
+
+    return readinto
+
+
 class _Prefixed(io.RawIOBase):
     """``head`` (bytes already read from ``stream``), then the rest of ``stream``."""
 
     def __init__(self, head: bytes, stream: BinaryIO) -> None:
         super().__init__()
         self._head, self._stream = head, stream
+        self._read = waitless(stream)
 
     def readable(self) -> bool:
         return True
@@ -73,7 +99,7 @@ class _Prefixed(io.RawIOBase):
             buffer[:n] = self._head[:n]
             self._head = self._head[n:]
             return n
-        return self._stream.readinto(buffer)  # type: ignore[attr-defined]
+        return self._read(buffer)
 
     def close(self) -> None:
         self._stream.close()
@@ -88,7 +114,12 @@ def looked_at(stream: BinaryIO, n: int) -> tuple[bytes, BinaryIO]:
     head = stream.peek(n)[:n]  # type: ignore[attr-defined]
     if len(head) >= n:
         return head, stream
-    head = stream.read(n)  # a buffered read waits for n bytes or the end
+    # Read by single reads of what is missing, never more: a buffered reader keeps nothing past
+    # the head, whose next large read would wait on a pipe for more than its writer wrote.
+    parts = [stream.read1(n)]  # type: ignore[attr-defined]
+    while parts[-1] and (got := sum(map(len, parts))) < n:
+        parts.append(stream.read1(n - got))  # type: ignore[attr-defined]
+    head = b"".join(parts)
     return head, io.BufferedReader(_Prefixed(head, stream))
 
 

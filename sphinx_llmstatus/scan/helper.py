@@ -16,7 +16,8 @@ the same whichever process prefiltered a block. The helper ignores Ctrl-C and en
 process closes its pipe, exits or stops it; if it dies, this process prefilters the rest itself.
 Forking is safe only while this process runs one thread: otherwise no helper is started. Only a
 regular file gets one: blocks are held until the slots are full, and a pipe's must be scanned as
-they come (``tail -f log | llmstatus scan -`` shows each hit when its line arrives).
+they come (``tail -f log | llmstatus scan -`` shows each hit once its line, and for a failure
+the lines that may prove its cause, have arrived).
 """
 
 from __future__ import annotations

@@ -63,6 +63,11 @@ def iter_segments(stream: BinaryIO, read_size: int = READ_SIZE) -> Iterator[Bloc
             chunk = read(len(view))
             view[:len(chunk)] = chunk
             return len(chunk)
+    # A buffered reader holding bytes already (a format told by peeking) reads its source again
+    # before it returns them to a large request: a pipe's writer would have to write more before
+    # the first lines are scanned. The first read takes what it holds.
+    peek = getattr(stream, "peek", None)
+    first = len(peek(1)) if peek is not None else 0
     buf = bytearray(read_size)
     fill = 0  # buf[:fill]: the start of an unfinished line (no line break in it)
     while True:
@@ -77,7 +82,8 @@ def iter_segments(stream: BinaryIO, read_size: int = READ_SIZE) -> Iterator[Bloc
         if fill == len(buf):
             buf.extend(bytes(len(buf)))
         with memoryview(buf) as view:
-            n = readinto(view[fill:])
+            n = readinto(view[fill:fill + first] if first else view[fill:])
+        first = 0
         if not n:
             break
         end = fill + n

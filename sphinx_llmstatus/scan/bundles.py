@@ -28,6 +28,7 @@ from typing import BinaryIO
 
 from .decompress import Budget, Counted, Salvaged, detect
 from .encoding import looked_at, utf8_stream, waitless
+from .reading import widen_pipe
 from .sources import decompressed
 
 #: Archives inside archives opened, counting the outermost (``a.tar{b.zip{c.tar{log}}}``: 3).
@@ -42,8 +43,6 @@ TAR_STEP = 65536
 TAR_BUFFER = 65536
 #: A zip inside another archive is held in memory up to this size, then in a temporary file.
 SPOOL_MEMORY = 32 << 20
-#: Bytes standard input's pipe is asked to hold (Linux's default most for a user: pipe-max-size).
-PIPE_SIZE = 1 << 20
 
 
 @dataclass
@@ -284,22 +283,10 @@ def _waiting(stream: BinaryIO) -> Callable[[], bool] | None:
     if not hasattr(select, "poll"):  # Windows
         return None
     if stat.S_ISFIFO(mode):
-        _widen(fd)
+        widen_pipe(fd)
     poller = select.poll()
     poller.register(fd, select.POLLIN)
     return lambda: bool(poller.poll(0))
-
-
-def _widen(fd: int) -> None:
-    """Let the pipe ``fd`` hold :data:`PIPE_SIZE` bytes where the system allows: a pipe holds
-    64 KiB, so its writer waits while a block is scanned; a wider one is written on meanwhile,
-    and a read takes more at once."""
-    try:
-        import fcntl
-
-        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_SIZE)
-    except (ImportError, AttributeError, OSError):  # not Linux, or over the user's limit
-        pass
 
 
 class _Reported(io.BufferedReader):

@@ -22,6 +22,8 @@ READ_SIZE = 4 << 20
 LONG_LINE = 8 << 20
 #: Bytes each long-line piece shares with the next (far more than any token and its look-around).
 OVERLAP = 4096
+#: Bytes a pipe this process reads is asked to hold (Linux's default most for a user: pipe-max-size).
+PIPE_SIZE = 1 << 20
 #: A block of the input as read (the reader's own buffer, or bytes).
 Data = bytes | bytearray
 
@@ -96,6 +98,18 @@ def iter_segments(stream: BinaryIO, read_size: int = READ_SIZE) -> Iterator[Bloc
             fill = end
     if fill:
         yield Block(buf, fill)
+
+
+def widen_pipe(fd: int) -> None:
+    """Let the pipe ``fd`` hold :data:`PIPE_SIZE` bytes where the system allows. A pipe holds
+    64 KiB: its writer waits while a block is scanned, and each read takes at most that. A wider
+    one is written on meanwhile, and a read takes more at once."""
+    try:
+        import fcntl
+
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_SIZE)
+    except (ImportError, AttributeError, OSError):  # not Linux, or over the user's limit
+        pass
 
 
 def _char_start(buf: bytearray | bytes, i: int) -> int:

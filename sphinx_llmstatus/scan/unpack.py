@@ -23,6 +23,8 @@ import sys
 from collections.abc import Callable
 from typing import BinaryIO
 
+from .reading import widen_pipe
+
 #: Compressed files smaller than this are decoded in this process (a child costs ~40 ms).
 CHILD_MIN = 8 << 20
 
@@ -37,7 +39,7 @@ class ChildDecoded(io.RawIOBase):
         args = [sys.executable, "-m", "sphinx_llmstatus.scan.unpack", str(fd), fmt, *(["--long"] if long else [])]
         self._proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                       stderr=subprocess.PIPE, pass_fds=(fd,), bufsize=0)
-        _widen(self._proc.stdout)
+        widen_pipe(self._proc.stdout.fileno())  # type: ignore[union-attr]
         self._fd, self._damage, self._on_read, self._ended = fd, damage, on_read, False
 
     def readable(self) -> bool:
@@ -73,16 +75,6 @@ class ChildDecoded(io.RawIOBase):
             if pipe is not None:
                 pipe.close()
         super().close()
-
-
-def _widen(pipe: object) -> None:
-    """A 1 MiB pipe where Linux allows it (64 KiB by default: a system call per 64 KiB)."""
-    try:
-        import fcntl
-
-        fcntl.fcntl(pipe.fileno(), getattr(fcntl, "F_SETPIPE_SZ", 1031), 1 << 20)  # type: ignore[attr-defined]
-    except (ImportError, OSError, AttributeError):
-        pass
 
 
 def _write_all(data: memoryview) -> None:

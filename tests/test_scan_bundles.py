@@ -320,6 +320,22 @@ def test_a_slow_writers_hit_comes_out_before_the_writer_ends(first):
         proc.communicate(timeout=60)
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a non-blocking pipe")
+def test_a_pipe_left_non_blocking_is_read_to_its_end():
+    """A descriptor another program left non-blocking: a read of no data is no end of input."""
+    reader, writer = os.pipe()
+    os.set_blocking(reader, False)
+    proc = subprocess.Popen([*CLI, "scan", "--json", "-"], stdin=reader, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env={**os.environ, "NO_COLOR": "1"})
+    os.close(reader)
+    os.write(writer, b"worker ok\n")
+    time.sleep(1.5)
+    os.write(writer, FAILURE)
+    os.close(writer)
+    out, err = proc.communicate(timeout=60)
+    assert b'"token": "1343270921"' in out, err
+
+
 def test_a_pipes_reads_go_on_while_more_is_waiting():
     """Standard input read as one block while more waits: a pipe gives one buffer (64 KiB) a
     read, and each block costs the scan a pass; a read stops where none waits."""

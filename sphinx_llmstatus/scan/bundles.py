@@ -277,7 +277,9 @@ class _Ends(io.RawIOBase):
 
 def _waiting(stream: BinaryIO) -> Callable[[], bool] | None:
     """For a pipe, socket or terminal: whether a read would return at once (data or the end
-    waiting); None for a file, whose reads never wait for a writer, or a stream of no descriptor."""
+    waiting); None for a file, whose reads never wait for a writer, or a stream of no descriptor.
+    The descriptor is made ready: a pipe widened, and blocking where another program left it
+    non-blocking (a buffered read of no data would return nothing, as at the end)."""
     try:
         fd = stream.fileno()
         mode = os.fstat(fd).st_mode
@@ -287,6 +289,8 @@ def _waiting(stream: BinaryIO) -> Callable[[], bool] | None:
         return None
     if not hasattr(select, "poll"):  # Windows
         return None
+    if not os.get_blocking(fd):
+        os.set_blocking(fd, True)
     if stat.S_ISFIFO(mode):
         widen_pipe(fd)
     poller = select.poll()

@@ -331,6 +331,22 @@ def test_context_groups():
         ([1, 2], [3], [4, 5, 6]), ([4, 5, 6], [7], [8])]
 
 
+@pytest.mark.parametrize("size", [7, 61, 997])
+def test_context_groups_are_whole_wherever_the_reads_end(size):
+    """A hit at a block's end is given before the next block's lines are read: its group waits
+    for them (a tester's log lost an ``after`` line where a 4 MiB block ended)."""
+    lines = [f"ret = {1343270921 + i % 3}" if i % 3 else f"quiet line {i}" for i in range(60)]
+    text = "\n".join(lines).encode()
+
+    def shown(stream: io.RawIOBase | io.BytesIO) -> list:
+        return [([n for n, _ in b], [h.line_no for h in hs], [n for n, _ in a])
+                for b, hs, a in scan_with_context(stream, 2)]
+
+    whole = shown(io.BytesIO(text))
+    assert all(len(a) == 2 for _, _, a in whole[:-2]) and len(whole) == 40
+    assert shown(Trickle(text, size)) == whole
+
+
 def test_context_line_numbers_after_a_long_line(monkeypatch):
     monkeypatch.setattr(reading, "LONG_LINE", 1 << 14)
     text = "a\n" + "x " * 50_000 + "\nb\nret = 1343270921\nc\n"

@@ -22,14 +22,20 @@ class Group(NamedTuple):
 
 
 class _Around:
-    """The lines a scan keeps for its groups: the recent ones (for ``before``) and the group
-    being filled with its ``after`` lines."""
+    """The lines a scan keeps for its groups: the recent ones (for ``before``) and the groups
+    still filling with their ``after`` lines (a hit near the end of a block is given before the
+    next block's lines are read)."""
 
     def __init__(self, context: int) -> None:
         self.context = context
         self.lines: deque[tuple[int, str]] = deque()
         self.read = 0  # lines read so far
-        self.group: Group | None = None
+        self.open: deque[Group] = deque()  # in line order; the last may still take hits
+
+    @property
+    def group(self) -> Group | None:
+        """The newest group, which may still take hits of its line."""
+        return self.open[-1] if self.open else None
 
     def recording(self, segments: Iterable[Block | LongPiece]) -> Iterator[Block | LongPiece]:
         """``segments``, each line kept as it goes by (a long line as its first characters)."""
@@ -51,26 +57,22 @@ class _Around:
     def _keep(self, raw: bytes) -> None:
         self.read += 1
         item = (self.read, raw.removesuffix(b"\r")[:4 * EXCERPT_HEAD].decode("utf-8", "replace"))
-        g = self.group
-        if g is not None and g.hits[0].line_no < self.read <= g.hits[0].line_no + self.context:
-            g.after.append(item)
+        for g in self.open:
+            if g.hits[0].line_no < self.read <= g.hits[0].line_no + self.context:
+                g.after.append(item)
         self.lines.append(item)
 
-    def read_to(self, line_no: int) -> Group | None:
-        """The group whose lines are all read by line ``line_no``, if any (it is let go)."""
-        g = self.group
-        if g is not None and g.hits[0].line_no + self.context <= line_no:
-            self.group = None
-            return g
-        return None
+    def read_to(self, line_no: int) -> list[Group]:
+        """The groups whose lines are all read by line ``line_no`` (they are let go)."""
+        return self._whole(line_no, kept=0)
 
-    def add(self, hit: Hit) -> Group | None:
-        """Take ``hit``: into the open group when on its line, else open a new one and return the
-        previous group."""
+    def add(self, hit: Hit) -> list[Group]:
+        """Take ``hit``: into the newest group when on its line, else into a new one; returns the
+        earlier groups whose lines are all read (they are let go)."""
         g = self.group
         if g is not None and g.hits[0].line_no == hit.line_no:
             g.hits.append(hit)
-            return None
+            return []
         # Hits come in line order: lines before this one's window are no later hit's either. What
         # is left starts at the window, whose lines are numbered one after another.
         while self.lines and self.lines[0][0] < hit.line_no - self.context:
@@ -78,8 +80,20 @@ class _Around:
         window = list(islice(self.lines, 2 * self.context + 1))
         before = [(n, t) for n, t in window if n < hit.line_no]
         after = [(n, t) for n, t in window if hit.line_no < n <= hit.line_no + self.context]
-        self.group = Group(before, [hit], after)
-        return g
+        self.open.append(Group(before, [hit], after))
+        return self._whole(self.read, kept=1)
+
+    def _whole(self, line_no: int, kept: int) -> list[Group]:
+        """The oldest groups whose lines are all read by line ``line_no``, leaving ``kept`` newest open."""
+        done = []
+        while len(self.open) > kept and self.open[0].hits[0].line_no + self.context <= line_no:
+            done.append(self.open.popleft())
+        return done
+
+    def rest(self) -> list[Group]:
+        """The groups still open at the end of the input."""
+        done, self.open = list(self.open), deque()
+        return done
 
 
 def scan_with_context(
@@ -110,10 +124,7 @@ def scan_with_context(
     hits = _scan_segments(around.recording(iter_segments(stream)), scanner(registry), include_success, watch,
                           progress)
     for hit in hits:
-        done = around.read_to(hit) if isinstance(hit, int) else around.add(hit)
-        if done is not None:
-            yield done
+        yield from around.read_to(hit) if isinstance(hit, int) else around.add(hit)
         if isinstance(hit, int):
             yield hit
-    if around.group is not None:
-        yield around.group
+    yield from around.rest()

@@ -131,53 +131,12 @@ def test_the_command_gives_the_events_of_one_process(tmp_path, small_blocks, mon
     assert len(small_blocks) == 1
 
 
-def test_a_pipes_blocks_are_held_only_while_more_input_waits(small_blocks, monkeypatch):
-    """Standard input's blocks wait in the slots only while more input waits: when its writer
-    pauses, the blocks held are scanned at once (a hit never waits for input not yet come)."""
-    expected = _hits(_log(), False)
-    held_at_add = []
-    real_add = helper.Ahead.add
-
-    def add(self, data, end):
-        held_at_add.append(self.held())
-        real_add(self, data, end)
-
-    monkeypatch.setattr(helper.Ahead, "add", add)
-    assert _hits(_log(), lambda: False) == expected  # a writer that pauses after each block
-    assert len(small_blocks) == 1 and held_at_add and not any(held_at_add)
-    held_at_add.clear()
-    assert _hits(_log(), lambda: True) == expected  # a writer always ahead: blocks are held
-    assert any(held_at_add)
-
-
-def test_standard_input_gets_the_helper_with_its_test_of_what_waits(small_blocks, monkeypatch):
+def test_no_helper_for_a_pipe(small_blocks, monkeypatch):
+    """A pipe's blocks are scanned as they come (a helper holds blocks until its slots are full)."""
     monkeypatch.setattr(helper, "SLOT_SIZE", reading.READ_SIZE)
-    data = _log(8) * 5  # 10 MB: 3 blocks; a BytesIO never waits
+    data = _log(8) * 5  # 10 MB: 3 blocks
     list(events("-", ScanOptions(helper=True), default_registry(), stdin=io.BytesIO(data)))
-    assert len(small_blocks) == 1
-
-
-@pytest.mark.skipif(sys.platform == "win32", reason="needs poll on a pipe")
-def test_a_burst_then_a_pause_through_a_pipe_gives_the_hit_at_once():
-    """``tail -f`` after a big burst: the blocks held for the helper are scanned when the writer
-    pauses, and the failure is written once the lines after it have come."""
-    import select
-
-    from sphinx_llmstatus.scan.evidence import WINDOW_LINES
-
-    reader, writer = os.pipe()
-    proc = subprocess.Popen([sys.executable, "-m", "sphinx_llmstatus", "scan", "-"], stdin=reader,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "NO_COLOR": "1"})
-    os.close(reader)
-    try:
-        line = b"[INFO] RUNTIME(4321,python):2025-10-01-10:00:00.000.000 [stream.cc:12] remote_ip=1343270921\n"
-        os.write(writer, line * ((12 << 20) // len(line)))  # several blocks, the helper's too
-        os.write(writer, b"[ERROR] LinkLlmClusters failed, ret = 1343270921\n" + b"worker ok\n" * (WINDOW_LINES + 1))
-        assert select.select([proc.stdout], [], [], 60)[0], "no hit while the writer pauses"
-        assert b"LLM_LINK_FAILED" in proc.stdout.readline()
-    finally:
-        os.close(writer)
-        proc.communicate(timeout=60)
+    assert not small_blocks
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")

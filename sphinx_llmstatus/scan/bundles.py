@@ -58,8 +58,6 @@ class Input:
     mtime: float | None = None
     #: The outer path and each member's path inside it (``name`` is :func:`provenance` of them).
     parts: tuple[str, ...] = ()
-    #: For standard input through a pipe: whether more input waits to be read (a file: None).
-    waiting: Callable[[], bool] | None = None
 
 
 @dataclass
@@ -109,9 +107,7 @@ def inputs(path: str, long: bool = False, stdin: BinaryIO | None = None,
     stream: BinaryIO | None = None
     try:
         stream = _opened(raw, path, walk, on_read)
-        for log in _level(stream, (path,), walk, mtime):
-            log.waiting = getattr(raw, "waiting", None)
-            yield log
+        yield from _level(stream, (path,), walk, mtime)
     finally:
         if stream is not None:
             stream.close()
@@ -255,8 +251,7 @@ class _Ends(io.RawIOBase):
         super().__init__()
         self._inner, self._ended = inner, False
         self._read = waitless(inner)
-        #: Whether a read would return at once (a pipe, socket or terminal; None: it never waits).
-        self.waiting = _waiting(inner)
+        self._waiting = _waiting(inner)
 
     def readable(self) -> bool:
         return True
@@ -265,7 +260,7 @@ class _Ends(io.RawIOBase):
         if self._ended:
             return 0
         n = self._read(buffer)
-        while n and n < len(buffer) and self.waiting is not None and self.waiting():
+        while n and n < len(buffer) and self._waiting is not None and self._waiting():
             more = self._read(buffer[n:])
             if not more:  # the end (a terminal's Ctrl-D is read once): the next call says so
                 self._ended = True

@@ -506,17 +506,13 @@ def _keep_symptoms(ln: _Line, p: LongPiece, symptoms: tuple) -> None:
 
 
 def _scan_segments(segments: Iterable[Block | LongPiece], sc: Scanner, include_success: bool,
-                   watch: LineWatch | None = None, progress: bool = False,
-                   helper: bool | Callable[[], bool] = False) -> Iterator[Hit]:
+                   watch: LineWatch | None = None, progress: bool = False, helper: bool = False) -> Iterator[Hit]:
     """The hits of ``segments`` (:func:`~.reading.iter_segments`), in order; with ``progress``,
     after each run of lines, the number of lines read so far (an ``int``); with ``helper``, blocks
-    are read ahead and prefiltered by a second process too (:mod:`.helper`). A callable ``helper``
-    says whether more input waits: when none does (a pipe's writer pauses), the blocks held are
-    scanned at once, so that a hit never waits for input that has not come."""
+    are read ahead and prefiltered by a second process too (:mod:`.helper`)."""
     scan = _Segments(sc, include_success, watch)
     # (Hyperscan only: the literal search would look for every watched literal in the helper.)
-    usable = helper and sc.engine == "hyperscan" and _helper.usable()
-    ahead = _helper.Ahead(sc.prefilter, helper if callable(helper) else None) if usable else None
+    ahead = _helper.Ahead(sc.prefilter) if helper and sc.engine == "hyperscan" and _helper.usable() else None
     try:
         for seg in segments:
             if ahead is not None:
@@ -540,8 +536,6 @@ def _ahead(scan: _Segments, ahead: _helper.Ahead, seg: Block | LongPiece, progre
         if ahead.full():
             yield from _block(scan, *ahead.oldest(scan.skip()), progress)
         ahead.add(seg.data, seg.end)
-        if not ahead.more():
-            yield from _held(scan, ahead, progress)
         return
     yield from _held(scan, ahead, progress)
     if isinstance(seg, Block):
@@ -647,11 +641,10 @@ def scan_stream(
 
 
 def scan_progress(stream: BinaryIO, registry: Registry, include_success: bool,
-                  watch: LineWatch | None, helper: bool | Callable[[], bool] = False) -> Iterator[Hit | int]:
+                  watch: LineWatch | None, helper: bool = False) -> Iterator[Hit | int]:
     """:func:`scan_stream`'s hits and, after each block read, the number of lines read so far (an
     ``int``): what lets a consumer that holds hits (the diagnosis) let them go as the stream goes.
-    ``helper``: a second process may prefilter blocks (:mod:`.helper`; the command's choice; see
-    :func:`_scan_segments`)."""
+    ``helper``: a second process may prefilter blocks (:mod:`.helper`; the command's choice)."""
     return _scan_segments(iter_segments(stream), scanner(registry), include_success, watch, True, helper)
 
 

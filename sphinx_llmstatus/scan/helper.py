@@ -14,11 +14,10 @@ through another, in order: what :meth:`~.prefilter.HyperscanPrefilter.starts_wat
 every watched literal, which the engine narrows line by line as it always does, so the hits are
 the same whichever process prefiltered a block. The helper ignores Ctrl-C and ends when this
 process closes its pipe, exits or stops it; if it dies, this process prefilters the rest itself.
-Forking is safe only while this process runs one thread: otherwise no helper is started. A
-regular file gets one, and standard input: blocks are held until the slots are full, so a pipe's
-are held only while more input waits (:meth:`Ahead.more`); when its writer pauses, they are
-scanned at once (``tail -f log | llmstatus scan -`` shows each hit once its line, and for a
-failure the lines that may prove its cause, have arrived). A named pipe has no such test: none.
+Forking is safe only while this process runs one thread: otherwise no helper is started. Only a
+regular file gets one: blocks are held until the slots are full, and a pipe's must be scanned as
+they come (``tail -f log | llmstatus scan -`` shows each hit once its line, and for a failure
+the lines that may prove its cause, have arrived).
 """
 
 from __future__ import annotations
@@ -37,7 +36,7 @@ from .reading import LONG_LINE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Container, Iterator
+    from collections.abc import Container, Iterator
     from typing import Protocol
 
     from .prefilter import Watched
@@ -184,9 +183,8 @@ class Ahead:
     given back in order by :meth:`oldest`. A log's first block is not taken (one block needs no
     helper): the slots are made and the helper forked when a second comes."""
 
-    def __init__(self, prefilter: _Prefilter, waiting: Callable[[], bool] | None = None) -> None:
+    def __init__(self, prefilter: _Prefilter) -> None:
         self._prefilter = prefilter
-        self._waiting = waiting
         self._slots: list[mmap.mmap] = []
         self._free: deque[int] = deque()
         self._held: deque[tuple[int, int, bool]] = deque()  # slot, length, sent to the helper
@@ -211,11 +209,6 @@ class Ahead:
 
     def full(self) -> bool:
         return not self._free
-
-    def more(self) -> bool:
-        """Whether more input waits to be read (a file's always does; a pipe's when its writer
-        has written ahead): else the blocks held must be scanned now, not when more comes."""
-        return self._waiting is None or self._waiting()
 
     def held(self) -> bool:
         return bool(self._held)

@@ -40,10 +40,9 @@ class ScanOptions:
     #: What a ``-j`` worker runs on each line's hits to prepare their output (picklable; None:
     #: the command lays them out itself). The scan never imports a face: the command hands it in.
     render: Callable[[list[Hit], str], list[str]] | None = None
-    #: Whether a second process may prefilter the blocks of a big file or of standard input
-    #: (:mod:`.helper`): the command asks for it when it scans in this process; a library caller
-    #: (a notebook) never forks. For standard input, the test of whether more input waits.
-    helper: bool | Callable[[], bool] = False
+    #: Whether a second process may prefilter the blocks of a big regular file (:mod:`.helper`):
+    #: the command asks for it when it scans in this process; a library caller (a notebook) never forks.
+    helper: bool = False
 
 
 def default_jobs() -> int:
@@ -57,7 +56,7 @@ def events(path: str, opts: ScanOptions, registry: Registry, stdin: BinaryIO | N
 
     ``on_read`` is told how many bytes of the file have been read, as reading goes.
     """
-    if opts.helper and path != "-" and not is_regular(path):  # a named pipe: no test of what waits in it
+    if opts.helper and (path == "-" or not is_regular(path)):  # a pipe's blocks are scanned as they come, never held
         opts = replace(opts, helper=False)
     try:
         logs = inputs(path, opts.long, stdin, on_read)
@@ -67,9 +66,7 @@ def events(path: str, opts: ScanOptions, registry: Registry, stdin: BinaryIO | N
             error = log.error
             if log.stream is not None:
                 try:
-                    # A pipe's blocks are held for the helper only while more input waits.
-                    each = replace(opts, helper=log.waiting) if opts.helper and log.waiting else opts
-                    yield from _diagnosed(log.name, log.stream, each, registry, watch)
+                    yield from _diagnosed(log.name, log.stream, opts, registry, watch)
                 except OSError as exc:
                     if isinstance(exc, BrokenPipeError):
                         raise

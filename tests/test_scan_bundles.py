@@ -320,6 +320,17 @@ def test_a_slow_writers_hit_comes_out_before_the_writer_ends(first):
         proc.communicate(timeout=60)
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_named_pipe_given_as_a_file_is_read(tmp_path):
+    """``llmstatus scan <(zcat log.gz)`` or a FIFO: read as a stream (it cannot be read in place)."""
+    fifo = tmp_path / "log.fifo"
+    os.mkfifo(fifo)
+    proc = subprocess.Popen([*CLI, "scan", "--json", str(fifo)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    fifo.write_bytes(b"worker ok\n" + FAILURE)  # opens for writing once the scan opens it for reading
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1 and b'"token": "1343270921"' in out, err
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a non-blocking pipe")
 def test_a_pipe_left_non_blocking_is_read_to_its_end():
     """A descriptor another program left non-blocking: a read of no data is no end of input."""

@@ -122,8 +122,10 @@ def _opened(raw: BinaryIO, path: str, walk: _Walk, on_read: Callable[[int], None
 
     if path != "-":
         fd = raw.fileno()
-        fmt = detect(os.pread(fd, 8, 0))
-        if fmt is not None and os.fstat(fd).st_size >= CHILD_MIN:
+        st = os.fstat(fd)
+        # Only a file on disk is read in place (a named pipe or ``<(...)`` cannot be: pread fails).
+        fmt = detect(os.pread(fd, 8, 0)) if stat.S_ISREG(st.st_mode) and st.st_size >= CHILD_MIN else None
+        if fmt is not None:
             damage: list[str] = []
             return _Reported(ChildDecoded(fd, fmt, damage, walk.long, on_read), damage)
     return io.BufferedReader(Counted(raw, walk.budget, on_read))

@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 
 from ..registry.model import LLM_CODE_BASE, LLM_CODE_MASK, LLM_DATADIST, Registry, StatusCode
+from . import dbcache
 from .expressions import alternation, by_width, common_prefix, other_forms, unfielded
 from .verdicts import FIELD_SUFFIXES, HCCL_TRACE, Seen, Tables, Verdict, decide
 
@@ -236,6 +237,12 @@ class Matcher:
             layouts = [f"(?:^|[^ \\t:=xX]|(?:^|[^0])[xX]|(?:{lead})0[xX]){hexes}",
                        *(f"(?:{r})(?:0[xX])?{hexes}" for r in rest),
                        *(f"(?:{r}){decimal}" for r in (lead, *rest))]
+            # What each may come after, in the order of unfielded's: the cache's probes.
+            heads = ["(", "==", "(=", "q="]
+            numbers = [f"{LLM_CODE_BASE >> 16:x}b000", str(LLM_CODE_BASE)]
+            for layout, text in zip(layouts, [heads[0] + numbers[0], *(h + numbers[0] for h in heads[1:]),
+                                              *(h + numbers[1] for h in heads)], strict=True):
+                dbcache.vouch(layout.encode(), text.encode())
         return (
             tuple(re.escape(n).encode() for n in sorted(self.names))
             + tuple(x.encode() for x in layouts)

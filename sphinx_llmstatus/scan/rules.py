@@ -240,8 +240,7 @@ class Matcher:
             # What each may come after, in the order of unfielded's: the cache's probes.
             heads = ["(", "==", "(=", "q="]
             numbers = [f"{LLM_CODE_BASE >> 16:x}b000", str(LLM_CODE_BASE)]
-            for layout, text in zip(layouts, [heads[0] + numbers[0], *(h + numbers[0] for h in heads[1:]),
-                                              *(h + numbers[1] for h in heads)], strict=True):
+            for layout, text in zip(layouts, [h + n for n in numbers for h in heads], strict=True):
                 dbcache.vouch(layout.encode(), text.encode())
         return (
             tuple(re.escape(n).encode() for n in sorted(self.names))

@@ -347,6 +347,35 @@ def test_a_pipe_left_non_blocking_is_read_to_its_end():
     assert b'"token": "1343270921"' in out, err
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="needs poll on a pipe")
+@pytest.mark.parametrize("form", ["gzip", "utf-16"])
+def test_a_slow_writers_compressed_or_utf16_stream_is_scanned_as_it_comes(form):
+    """A gzip stream flushed as it is written, or UTF-16 text, from a writer that pauses: the
+    decoder reads what is there, not a whole chunk (a tester's hits came only at the end)."""
+    import select
+    import zlib
+
+    from sphinx_llmstatus.scan.evidence import WINDOW_LINES
+
+    text = b"worker ok\n" * 100 + FAILURE + b"worker ok\n" * (WINDOW_LINES + 1)
+    if form == "gzip":
+        packer = zlib.compressobj(6, zlib.DEFLATED, 31)  # the gzip format
+        data = packer.compress(text) + packer.flush(zlib.Z_SYNC_FLUSH)
+    else:
+        data = text.decode().encode("utf-16")  # with its BOM
+    reader, writer = os.pipe()
+    proc = subprocess.Popen([*CLI, "scan", "-"], stdin=reader, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "NO_COLOR": "1"})
+    os.close(reader)
+    try:
+        os.write(writer, data)
+        assert select.select([proc.stdout], [], [], 60)[0], "no hit while the writer pauses"
+        assert b"LLM_LINK_FAILED" in proc.stdout.readline()
+    finally:
+        os.close(writer)
+        proc.communicate(timeout=60)
+
+
 def test_a_pipes_reads_go_on_while_more_is_waiting():
     """Standard input read as one block while more waits: a pipe gives one buffer (64 KiB) a
     read, and each block costs the scan a pass; a read stops where none waits."""

@@ -191,6 +191,8 @@ class Decoded(io.RawIOBase):
     def __init__(self, raw: BinaryIO, fmt: str, damage: list[str], budget: Budget | None = None) -> None:
         super().__init__()
         self._raw, self._fmt, self._damage, self._budget = raw, fmt, damage, budget
+        # One read of what is there: a pipe's slow writer must not be waited for to fill a chunk.
+        self._read = getattr(raw, "read1", None) or raw.read
         self._decoder, self._errors = _new_decoder(fmt)
         self._input, self._out, self._done = b"", b"", False
         self._at = 0  # self._out[self._at:] is still to be read
@@ -217,7 +219,7 @@ class Decoded(io.RawIOBase):
             self._next_member(d.unused_data + self._input)
             return
         if not self._input and getattr(d, "needs_input", True):
-            self._input = self._raw.read(CHUNK)
+            self._input = self._read(CHUNK)
             if not self._input:
                 self._stop(f"{self._fmt} data ends before the end of its stream (cut short): "
                            "the lines before the cut were scanned")
@@ -237,14 +239,14 @@ class Decoded(io.RawIOBase):
     def _next_member(self, rest: bytes) -> None:
         """After a whole member: zero padding, then another member, the end, or garbage."""
         while not rest.strip(b"\0"):
-            more = self._raw.read(CHUNK)
+            more = self._read(CHUNK)
             if not more:
                 self._done = True  # whole (padding included, as gzip and xz accept it)
                 return
             rest = more
         rest = rest.lstrip(b"\0")
         while len(rest) < 8:
-            more = self._raw.read(CHUNK)
+            more = self._read(CHUNK)
             if not more:
                 break
             rest += more

@@ -39,13 +39,15 @@ class Utf8Reader(io.RawIOBase):
         super().__init__()
         self._decoder = codecs.getincrementaldecoder(codec)("replace")
         self._stream, self._skip, self._pending = stream, skip, b""
+        # One read of what is there: a pipe's slow writer must not be waited for to fill a chunk.
+        self._read = getattr(stream, "read1", None) or stream.read
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, buffer) -> int:
         while not self._pending:
-            raw = self._stream.read(_CHUNK)
+            raw = self._read(_CHUNK)
             if self._skip:
                 raw, self._skip = raw[self._skip:], 0
             text = self._decoder.decode(raw, final=not raw)

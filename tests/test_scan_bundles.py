@@ -301,20 +301,27 @@ def test_a_slow_writers_hit_comes_out_before_the_writer_ends(first):
     """``tail -f log | llmstatus scan -``: a read never waits for more than is written (the
     formats are told by the first 512 bytes, from one write or two). A failure is written once
     the lines that may prove its cause have come (evidence.WINDOW_LINES)."""
-    import select
-
     from sphinx_llmstatus.scan.evidence import WINDOW_LINES
+
+    assert b"LLM_LINK_FAILED" in _first_line_while_open(first, FAILURE + b"worker ok\n" * (WINDOW_LINES + 1))
+
+
+def _first_line_while_open(*writes: bytes) -> bytes:
+    """``scan -`` on a pipe: ``writes`` written a second apart, then the first line printed while
+    the pipe is still open (the writer pauses, it has not ended)."""
+    import select
 
     reader, writer = os.pipe()
     proc = subprocess.Popen([*CLI, "scan", "-"], stdin=reader, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env={**os.environ, "NO_COLOR": "1"})
     os.close(reader)
     try:
-        os.write(writer, first)
-        time.sleep(1)
-        os.write(writer, FAILURE + b"worker ok\n" * (WINDOW_LINES + 1))
-        assert select.select([proc.stdout], [], [], 60)[0], "no hit while the writer still writes"
-        assert b"LLM_LINK_FAILED" in proc.stdout.readline()
+        for i, data in enumerate(writes):
+            if i:
+                time.sleep(1)
+            os.write(writer, data)
+        assert select.select([proc.stdout], [], [], 60)[0], "no line while the writer pauses"
+        return proc.stdout.readline()
     finally:
         os.close(writer)
         proc.communicate(timeout=60)
@@ -352,7 +359,6 @@ def test_a_pipe_left_non_blocking_is_read_to_its_end():
 def test_a_slow_writers_compressed_or_utf16_stream_is_scanned_as_it_comes(form):
     """A gzip stream flushed as it is written, or UTF-16 text, from a writer that pauses: the
     decoder reads what is there, not a whole chunk (a tester's hits came only at the end)."""
-    import select
     import zlib
 
     from sphinx_llmstatus.scan.evidence import WINDOW_LINES
@@ -363,17 +369,7 @@ def test_a_slow_writers_compressed_or_utf16_stream_is_scanned_as_it_comes(form):
         data = packer.compress(text) + packer.flush(zlib.Z_SYNC_FLUSH)
     else:
         data = text.decode().encode("utf-16")  # with its BOM
-    reader, writer = os.pipe()
-    proc = subprocess.Popen([*CLI, "scan", "-"], stdin=reader, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env={**os.environ, "NO_COLOR": "1"})
-    os.close(reader)
-    try:
-        os.write(writer, data)
-        assert select.select([proc.stdout], [], [], 60)[0], "no hit while the writer pauses"
-        assert b"LLM_LINK_FAILED" in proc.stdout.readline()
-    finally:
-        os.close(writer)
-        proc.communicate(timeout=60)
+    assert b"LLM_LINK_FAILED" in _first_line_while_open(data)
 
 
 def test_a_pipes_reads_go_on_while_more_is_waiting():

@@ -32,11 +32,6 @@ class _Around:
         self.read = 0  # lines read so far
         self.open: deque[Group] = deque()  # in line order; the last may still take hits
 
-    @property
-    def group(self) -> Group | None:
-        """The newest group, which may still take hits of its line."""
-        return self.open[-1] if self.open else None
-
     def recording(self, segments: Iterable[Block | LongPiece]) -> Iterator[Block | LongPiece]:
         """``segments``, each line kept as it goes by (a long line as its first characters)."""
         for seg in segments:
@@ -69,9 +64,8 @@ class _Around:
     def add(self, hit: Hit) -> list[Group]:
         """Take ``hit``: into the newest group when on its line, else into a new one; returns the
         earlier groups whose lines are all read (they are let go)."""
-        g = self.group
-        if g is not None and g.hits[0].line_no == hit.line_no:
-            g.hits.append(hit)
+        if self.open and self.open[-1].hits[0].line_no == hit.line_no:
+            self.open[-1].hits.append(hit)
             return []
         # Hits come in line order: lines before this one's window are no later hit's either. What
         # is left starts at the window, whose lines are numbered one after another.

@@ -18,6 +18,8 @@ import io
 from collections.abc import Callable
 from typing import BinaryIO, Protocol
 
+from .encoding import one_read
+
 #: Most bytes read or produced per step (few Python steps per megabyte).
 CHUNK = 1 << 22
 #: An input may expand this many times its compressed size (after :data:`BOMB_FLOOR` bytes) ...
@@ -191,8 +193,7 @@ class Decoded(io.RawIOBase):
     def __init__(self, raw: BinaryIO, fmt: str, damage: list[str], budget: Budget | None = None) -> None:
         super().__init__()
         self._raw, self._fmt, self._damage, self._budget = raw, fmt, damage, budget
-        # One read of what is there: a pipe's slow writer must not be waited for to fill a chunk.
-        self._read = getattr(raw, "read1", None) or raw.read
+        self._read = one_read(raw)
         self._decoder, self._errors = _new_decoder(fmt)
         self._input, self._out, self._done = b"", b"", False
         self._at = 0  # self._out[self._at:] is still to be read

@@ -39,8 +39,7 @@ class Utf8Reader(io.RawIOBase):
         super().__init__()
         self._decoder = codecs.getincrementaldecoder(codec)("replace")
         self._stream, self._skip, self._pending = stream, skip, b""
-        # One read of what is there: a pipe's slow writer must not be waited for to fill a chunk.
-        self._read = getattr(stream, "read1", None) or stream.read
+        self._read = one_read(stream)
 
     def readable(self) -> bool:
         return True
@@ -60,6 +59,12 @@ class Utf8Reader(io.RawIOBase):
         return n
 
 
+def one_read(stream: BinaryIO) -> Callable[[int], bytes]:
+    """``stream``'s ``read1`` (else its ``read``): at most ``n`` bytes of what one read gives, so
+    that a pipe's slow writer is not waited for until a chunk is full, as ``read(n)`` would."""
+    return getattr(stream, "read1", None) or stream.read
+
+
 def waitless(stream: BinaryIO) -> Callable[[memoryview], int]:
     """A ``readinto`` of ``stream`` that returns what one read gives, as soon as it has any.
 
@@ -68,7 +73,7 @@ def waitless(stream: BinaryIO) -> Callable[[memoryview], int]:
     (CPython 3.11-3.13). So ``read1`` is used, which returns the bytes held, until one read
     gives less than asked: the reader then holds nothing, and its raw file is read straight into
     the buffer (no copy, one system call)."""
-    read1 = getattr(stream, "read1", None) or stream.read
+    read1 = one_read(stream)
     raw = getattr(stream, "raw", None)
     emptied = False
 

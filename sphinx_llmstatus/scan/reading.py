@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from .context import CONTEXT_SPAN
+from .encoding import one_read
 
 READ_SIZE = 4 << 20
 #: Lines longer than this (bytes) are scanned in pieces, never held whole.
@@ -58,7 +59,7 @@ def iter_segments(stream: BinaryIO, read_size: int = READ_SIZE) -> Iterator[Bloc
     into one buffer, so a pipe is scanned as data arrives and a file costs no
     copy besides the read.
     """
-    read = getattr(stream, "read1", None) or stream.read
+    read = one_read(stream)
     readinto = getattr(stream, "readinto1", None) or getattr(stream, "readinto", None)
     if readinto is None:
         def readinto(view: memoryview) -> int:

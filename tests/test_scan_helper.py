@@ -247,3 +247,12 @@ def test_the_progress_line_starts_no_thread(monkeypatch, tmp_path):
     before = threading.active_count()
     with progress.Progress([str(Path(__file__))]):
         assert threading.active_count() == before
+
+
+def test_the_helper_counts_the_line_breaks_before_each_line_it_gives():
+    data = _log(7)[:300_000]
+    rnd = random.Random(1)
+    positions = rnd.sample(range(len(data) - 1000), 50)
+    counts = reading.line_counts(data, len(data) - 1000, positions)
+    assert counts == {p: data.count(b"\n", 0, p) for p in [*positions, len(data) - 1000]}
+    assert reading.line_counts(data, 10, []) == {10: data.count(b"\n", 0, 10)}

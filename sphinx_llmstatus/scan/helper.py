@@ -12,8 +12,10 @@ Blocks travel through :data:`SLOTS` slots of anonymous shared memory (``mmap``, 
 fork). A slot's number and length go to the helper through one pipe; its answer comes back
 through another, in order: what :meth:`~.prefilter.HyperscanPrefilter.starts_watched` gives with
 every watched literal, which the engine narrows line by line as it always does, so the hits are
-the same whichever process prefiltered a block. The helper ignores Ctrl-C and ends when this
-process closes its pipe, exits or stops it; if it dies, this process prefilters the rest itself.
+the same whichever process prefiltered a block, and the line breaks before each line it gives
+(:func:`~.reading.line_counts`: on a quiet log, counting them is most of this process's work).
+The helper ignores Ctrl-C and ends when this process closes its pipe, exits or stops it; if it
+dies, this process prefilters the rest itself.
 Forking is safe only while this process runs one thread: otherwise no helper is started. Only a
 regular file gets one: blocks are held until the slots are full, and a pipe's must be scanned as
 they come (``tail -f log | llmstatus scan -`` shows each hit once its line, and for a failure
@@ -32,7 +34,8 @@ import sys
 from collections import deque
 from contextlib import contextmanager
 
-from .reading import LONG_LINE
+from .prefilter import Prefiltered
+from .reading import LONG_LINE, line_counts
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -107,7 +110,7 @@ class Helper:
         self._waiting = select.poll()  # (select.select refuses a descriptor above 1023)
         self._waiting.register(self._answers, select.POLLIN)
         self._buffer = bytearray()
-        self._ready: deque[tuple[list[int], Watched]] = deque()
+        self._ready: deque[Prefiltered] = deque()
         self.busy = 0  # blocks sent and not answered yet
 
     def send(self, slot: int, end: int) -> None:
@@ -119,7 +122,7 @@ class Helper:
         while self.busy and self._waiting.poll(0):
             self._read()
 
-    def answer(self) -> tuple[list[int], Watched]:
+    def answer(self) -> Prefiltered:
         """The answer for the oldest block sent; OSError when the helper is gone or stopped."""
         while not self._ready:
             if not self._waiting.poll(PATIENCE_MS):
@@ -136,9 +139,8 @@ class Helper:
             (n,) = _LENGTH.unpack_from(self._buffer)
             if len(self._buffer) < _LENGTH.size + n:
                 break
-            starts, watched = marshal.loads(bytes(self._buffer[_LENGTH.size:_LENGTH.size + n]))
+            self._ready.append(Prefiltered(*marshal.loads(bytes(self._buffer[_LENGTH.size:_LENGTH.size + n]))))
             del self._buffer[:_LENGTH.size + n]
-            self._ready.append((starts, watched))
             self.busy -= 1
 
     def close(self) -> None:
@@ -173,7 +175,9 @@ def _serve(prefilter: _Prefilter, slots: list[mmap.mmap], requests: int, answers
     with os.fdopen(requests, "rb") as inp, os.fdopen(answers, "wb") as out:
         while len(head := inp.read(_REQUEST.size)) == _REQUEST.size:
             slot, end = _REQUEST.unpack(head)
-            body = marshal.dumps(prefilter.starts_watched(slots[slot], end))
+            starts, watched = prefilter.starts_watched(slots[slot], end)
+            # The line breaks too: counting them is the most of this process's work on a block.
+            body = marshal.dumps((starts, watched, line_counts(slots[slot], end, [*starts, *watched])))
             out.write(_LENGTH.pack(len(body)) + body)
             out.flush()
 
@@ -239,7 +243,7 @@ class Ahead:
                     self._failed = True
         return self._helper
 
-    def oldest(self, skip: Container[int]) -> tuple[bytes, int, tuple[list[int], Watched]]:
+    def oldest(self, skip: Container[int]) -> tuple[bytes, int, Prefiltered]:
         """The oldest block: its slot (valid until the next :meth:`add`), length and prefilter
         answer (this process's own, with ``skip``, when the helper did not take it or is gone)."""
         slot, end, sent = self._held.popleft()
@@ -247,10 +251,10 @@ class Ahead:
         data = self._slots[slot]
         if sent and self._helper is not None:
             try:
-                return data, end, self._helper.answer()  # type: ignore[return-value]
+                return data, end, self._helper.answer()  # type: ignore[return-value]  # (an mmap: bytes-like)
             except OSError:
                 self._stop()
-        return data, end, self._prefilter.starts_watched(data, end, skip)  # type: ignore[return-value, arg-type]
+        return data, end, Prefiltered(*self._prefilter.starts_watched(data, end, skip))  # type: ignore[return-value, arg-type]
 
     def _stop(self) -> None:
         """No helper from now on: this process prefilters what it had been given."""

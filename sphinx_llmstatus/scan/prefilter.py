@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import dbcache
 
@@ -37,6 +37,16 @@ ENV = "LLMSTATUS_SCAN_ENGINE"
 ANY = -1
 #: The lines that hold watched literals: line start -> the watched literals' indexes found on it.
 Watched = dict[int, list[int]]
+
+
+class Prefiltered(NamedTuple):
+    """What the prefilter found in a block: what ``starts_watched`` gives and, when the helper
+    process gave it (:mod:`.helper`), the line breaks before each of those lines and before the
+    block's end (:func:`~.reading.line_counts`), so this process does not count them again."""
+
+    starts: list[int]
+    watched: Watched
+    counts: dict[int, int] | None = None
 
 
 class PythonPrefilter:

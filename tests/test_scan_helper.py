@@ -51,9 +51,10 @@ def _log(seed: int = 5) -> bytes:
 
 def _hits(data: bytes, use_helper: bool, on_add=None) -> list[tuple]:
     sc = engine.scanner(default_registry())
-    segments = reading.iter_segments(io.BytesIO(data), READ)
+    ahead = engine._read_ahead(sc, use_helper)
+    segments = reading.iter_segments(io.BytesIO(data), READ, ahead.swap if ahead is not None else None)
     out = []
-    for hit in engine._scan_segments(segments, sc, False, None, True, use_helper):
+    for hit in engine._scan_segments(segments, sc, False, None, True, ahead):
         if not isinstance(hit, int):
             out.append((hit.line_no, hit.column, hit.token, hit.family, hit.evidence, hit.columns))
     return out
@@ -77,12 +78,21 @@ def small_blocks(monkeypatch):
     return forks
 
 
-def test_the_same_hits_whoever_prefilters_a_block(small_blocks):
+def test_the_same_hits_whoever_prefilters_a_block(small_blocks, monkeypatch):
     data = _log()
     alone = _hits(data, False)
     assert len(alone) > 500 and not small_blocks
+    real_add, copied = helper.Ahead.add, []
+
+    def add(self, data, end):
+        copied.append(all(data is not slot for slot in self._slots))
+        real_add(self, data, end)
+
+    monkeypatch.setattr(helper.Ahead, "add", add)
     assert _hits(data, True) == alone
     assert len(small_blocks) == 1  # one helper, forked at the second block
+    # The reader reads into the slots: copied are the first block held and those after a long line.
+    assert len(copied) > 40 and copied.count(True) == 1 + sum(len(line) > LONG for line in data.split(b"\n"))
 
 
 def test_a_helper_that_dies_leaves_the_rest_to_this_process(small_blocks, monkeypatch):

@@ -493,13 +493,12 @@ def _keep_symptoms(ln: _Line, p: LongPiece, symptoms: tuple) -> None:
 
 
 def _scan_segments(segments: Iterable[Block | LongPiece], sc: Scanner, include_success: bool,
-                   watch: LineWatch | None = None, progress: bool = False, helper: bool = False) -> Iterator[Hit]:
+                   watch: LineWatch | None = None, progress: bool = False,
+                   ahead: _helper.Ahead | None = None) -> Iterator[Hit]:
     """The hits of ``segments`` (:func:`~.reading.iter_segments`), in order; with ``progress``,
-    after each run of lines, the number of lines read so far (an ``int``); with ``helper``, blocks
-    are read ahead and prefiltered by a second process too (:mod:`.helper`)."""
+    after each run of lines, the number of lines read so far (an ``int``); with ``ahead``, blocks
+    are read ahead and prefiltered by a second process too (:func:`_read_ahead`)."""
     scan = _Segments(sc, include_success, watch)
-    # (Hyperscan only: the literal search would look for every watched literal in the helper.)
-    ahead = _helper.Ahead(sc.prefilter) if helper and sc.engine == "hyperscan" and _helper.usable() else None
     try:
         for seg in segments:
             if ahead is not None:
@@ -516,13 +515,19 @@ def _scan_segments(segments: Iterable[Block | LongPiece], sc: Scanner, include_s
             ahead.close()
 
 
+def _read_ahead(sc: Scanner, helper: bool) -> _helper.Ahead | None:
+    """Blocks read ahead for a helper process (:mod:`.helper`), where one may run: ``helper`` asked,
+    Hyperscan (the literal search would look for every watched literal in the helper), 2 CPUs."""
+    return _helper.Ahead(sc.prefilter) if helper and sc.engine == "hyperscan" and _helper.usable() else None
+
+
 def _ahead(scan: _Segments, ahead: _helper.Ahead, seg: Block | LongPiece, progress: bool) -> Iterator[Hit]:
     """Take ``seg`` with blocks read ahead: into a slot, or (a log's first block, a long line's
     piece, a big block) after the blocks held."""
     if isinstance(seg, Block) and ahead.takes(seg.end):
-        if ahead.full():
-            yield from _block(scan, *ahead.oldest(scan.skip()), progress)
         ahead.add(seg.data, seg.end)
+        if ahead.full():  # a slot to read the next block into
+            yield from _block(scan, *ahead.oldest(scan.skip()), progress)
         return
     yield from _held(scan, ahead, progress)
     if isinstance(seg, Block):
@@ -632,7 +637,9 @@ def scan_progress(stream: BinaryIO, registry: Registry, include_success: bool,
     """:func:`scan_stream`'s hits and, after each block read, the number of lines read so far (an
     ``int``): what lets a consumer that holds hits (the diagnosis) let them go as the stream goes.
     ``helper``: a second process may prefilter blocks (:mod:`.helper`; the command's choice)."""
-    return _scan_segments(iter_segments(stream), scanner(registry), include_success, watch, True, helper)
+    sc = scanner(registry)
+    ahead = _read_ahead(sc, helper)
+    return _scan_segments(iter_segments(stream, swap=ahead.swap if ahead is not None else None), sc, include_success, watch, True, ahead)
 
 
 def scan_text(

@@ -35,7 +35,7 @@ from collections import deque
 from contextlib import contextmanager
 
 from .prefilter import Prefiltered
-from .reading import LONG_LINE, line_counts
+from .reading import LONG_LINE, Buffer, line_counts
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -48,8 +48,8 @@ if TYPE_CHECKING:
         def starts_watched(self, data: bytes, end: int, skip: Container[int] = ...) -> tuple[list[int], Watched]:
             ...
 
-#: Blocks read ahead (each in its own slot of shared memory).
-SLOTS = 4
+#: Slots of shared memory: blocks read ahead, and the one being read into.
+SLOTS = 5
 #: Biggest block a slot holds: the reader's buffer grows to this around a line longer than a read.
 SLOT_SIZE = LONG_LINE
 #: Blocks the helper may have to do before this process prefilters the next block itself.
@@ -185,13 +185,15 @@ def _serve(prefilter: _Prefilter, slots: list[mmap.mmap], requests: int, answers
 class Ahead:
     """Blocks read ahead into the slots, each prefiltered by the helper or later by this process,
     given back in order by :meth:`oldest`. A log's first block is not taken (one block needs no
-    helper): the slots are made and the helper forked when a second comes."""
+    helper): the slots are made and the helper forked when a second comes. The reader reads
+    straight into a free slot (:meth:`swap`), so a block is not copied to be shared."""
 
     def __init__(self, prefilter: _Prefilter) -> None:
         self._prefilter = prefilter
         self._slots: list[mmap.mmap] = []
         self._free: deque[int] = deque()
         self._held: deque[tuple[int, int, bool]] = deque()  # slot, length, sent to the helper
+        self._reading: int | None = None  # the slot the reader reads into, neither free nor held
         self._helper: Helper | None = None
         self._blocks = 0
         self._failed = False
@@ -212,15 +214,21 @@ class Ahead:
         return True
 
     def full(self) -> bool:
+        """No free slot: the oldest block must be done before the reader reads on (after each
+        :meth:`add`, so that a block :meth:`add` copies always has one)."""
         return not self._free
 
     def held(self) -> bool:
         return bool(self._held)
 
-    def add(self, data: bytes | bytearray, end: int) -> None:
-        """Copy the block ``data[:end]`` into a free slot (there must be one: :meth:`full`)."""
-        slot = self._free.popleft()
-        self._slots[slot][:end] = memoryview(data)[:end]
+    def add(self, data: bytes | bytearray | mmap.mmap, end: int) -> None:
+        """Hold the block ``data[:end]``: the slot the reader read it into, or a copy in a free one
+        (there must be one: :meth:`full`)."""
+        if self._reading is not None and data is self._slots[self._reading]:
+            slot, self._reading = self._reading, None
+        else:
+            slot = self._free.popleft()
+            self._slots[slot][:end] = memoryview(data)[:end]
         helper = self._started()
         sent = False
         if helper is not None:
@@ -232,6 +240,14 @@ class Ahead:
             except OSError:  # the helper is gone (a broken pipe is its, not the output's)
                 self._stop()
         self._held.append((slot, end, sent))
+
+    def swap(self, buffer: Buffer) -> Buffer:
+        """The buffer the reader reads into next, done with ``buffer``: the slot it reads into, a
+        free one once its block is held, or ``buffer`` while there are no slots (before the
+        second block, or when they could not be made)."""
+        if self._reading is None and self._free:
+            self._reading = self._free.popleft()
+        return buffer if self._reading is None else self._slots[self._reading]
 
     def _started(self) -> Helper | None:
         if self._helper is None and not self._failed:

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
-from typing import BinaryIO
+from mmap import mmap
+from typing import BinaryIO, cast
 
 from .context import CONTEXT_SPAN
 from .encoding import one_read
@@ -25,8 +26,10 @@ LONG_LINE = 8 << 20
 OVERLAP = 4096
 #: Bytes a pipe this process reads is asked to hold (Linux's default most for a user: pipe-max-size).
 PIPE_SIZE = 1 << 20
-#: A block of the input as read (the reader's own buffer, or bytes).
-Data = bytes | bytearray
+#: A block of the input as read (the reader's own buffer, a slot of shared memory, or bytes).
+Data = bytes | bytearray | mmap
+#: A buffer the reader reads into.
+Buffer = bytearray | mmap
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,11 +56,15 @@ class LongPiece:
     final: bool
 
 
-def iter_segments(stream: BinaryIO, read_size: int = READ_SIZE) -> Iterator[Block | LongPiece]:
+def iter_segments(stream: BinaryIO, read_size: int = READ_SIZE,
+                  swap: Callable[[Buffer], Buffer] | None = None) -> Iterator[Block | LongPiece]:
     """The stream as :class:`Block` (runs of whole lines) and :class:`LongPiece` (pieces of a
     line longer than :data:`LONG_LINE`). Reads with ``readinto1`` (else ``read1``/``read``)
     into one buffer, so a pipe is scanned as data arrives and a file costs no
-    copy besides the read.
+    copy besides the read. ``swap``, called with the buffer of the block just given once the
+    consumer is done with it, returns the buffer to read into next (that one, or one of at least
+    :data:`LONG_LINE` bytes the consumer gives: the helper's shared memory, :mod:`.helper`); the
+    start of an unfinished line moves to it.
     """
     read = one_read(stream)
     readinto = getattr(stream, "readinto1", None) or getattr(stream, "readinto", None)
@@ -71,7 +78,7 @@ def iter_segments(stream: BinaryIO, read_size: int = READ_SIZE) -> Iterator[Bloc
     # the first lines are scanned. The first read takes what it holds.
     peek = getattr(stream, "peek", None)
     first = len(peek(1)) if peek is not None else 0
-    buf = bytearray(read_size)
+    buf: Buffer = bytearray(read_size)
     fill = 0  # buf[:fill]: the start of an unfinished line (no line break in it)
     while True:
         if fill >= LONG_LINE:  # read the rest of this line in pieces
@@ -82,10 +89,10 @@ def iter_segments(stream: BinaryIO, read_size: int = READ_SIZE) -> Iterator[Bloc
             fill = len(rest) - cut
             buf[:fill] = rest[cut:]
             continue
-        if fill == len(buf):
-            buf.extend(bytes(len(buf)))
+        if fill == len(buf):  # (a bytearray: a slot holds LONG_LINE bytes)
+            cast(bytearray, buf).extend(bytes(len(buf)))
         with memoryview(buf) as view:
-            n = readinto(view[fill:fill + first] if first else view[fill:])
+            n = readinto(view[fill:fill + (first or read_size)])
         first = 0
         if not n:
             break
@@ -93,8 +100,10 @@ def iter_segments(stream: BinaryIO, read_size: int = READ_SIZE) -> Iterator[Bloc
         cut = buf.rfind(b"\n", fill, end) + 1
         if cut:
             yield Block(buf, cut)
-            buf[:end - cut] = buf[cut:end]
             fill = end - cut
+            after = swap(buf) if swap is not None else buf
+            after[:fill] = buf[cut:end]
+            buf = after
         else:
             fill = end
     if fill:

@@ -404,28 +404,55 @@ def test_a_pipes_reads_go_on_while_more_is_waiting():
         os.close(writer)
 
 
-def test_big_compressed_file_decoded_by_a_child_keeps_every_line_and_the_damage(tmp_path):
-    """A compressed file of 8 MiB and more is decoded by a child process (scan.unpack): the hits
-    are those of the plain file, and a cut file gives zcat's lines, then its damage."""
+@pytest.mark.parametrize("fmt", ["gzip", "xz"])
+def test_big_compressed_file_keeps_every_line_and_the_damage(tmp_path, fmt):
+    """A compressed file of 8 MiB and more is decoded by a child process when its format decodes
+    slowly (xz; gzip without ISA-L: scan.unpack), in this process when fast: either way the hits
+    are those of the plain file, and a cut file gives the lines its tool gives, then its damage."""
+    import lzma
     import random
 
+    from sphinx_llmstatus.scan.decompress import fast_gzip
+    from sphinx_llmstatus.scan.unpack import decodes_apart
+
+    assert decodes_apart("xz") and decodes_apart("gzip") != fast_gzip() and not decodes_apart("zstd")
     rnd = random.Random(5)
-    lines = [b"%032x worker step ok\n" % rnd.getrandbits(128) for _ in range(400_000)]
-    for i in range(0, len(lines), 50_000):
+    lines = [b"%032x worker step ok\n" % rnd.getrandbits(128) for _ in range(440_000)]
+    for i in range(0, len(lines), 55_000):
         lines[i] = FAILURE
     text = b"".join(lines)
-    packed = gzip.compress(text, compresslevel=1)
+    packed = gzip.compress(text, compresslevel=1) if fmt == "gzip" else lzma.compress(text, preset=0)
     assert len(packed) >= 8 << 20  # the child's threshold (scan.unpack.CHILD_MIN)
-    plain, whole, cut = tmp_path / "w.log", tmp_path / "w.log.gz", tmp_path / "cut.log.gz"
+    plain, whole, cut = tmp_path / "w.log", tmp_path / "w.log.z", tmp_path / "cut.log.z"
     plain.write_bytes(text)
     whole.write_bytes(packed)
     cut.write_bytes(packed[: len(packed) * 9 // 10])
     expected = run("scan", "--json", str(plain)).stdout.replace(str(plain).encode(), b"F")
     assert run("scan", "--json", str(whole)).stdout.replace(str(whole).encode(), b"F") == expected
     p = run("scan", "--json", str(cut))
-    zcat = subprocess.run(["gzip", "-dc", str(cut)], capture_output=True, check=False).stdout
-    assert len(p.stdout.splitlines()) == zcat.count(FAILURE) == 8
+    tool = subprocess.run([fmt, "-dc", str(cut)], capture_output=True, check=False).stdout
+    assert len(p.stdout.splitlines()) == tool.count(FAILURE) == 8
     assert p.returncode == 2 and "cut short" in p.stderr.decode()
+
+
+def test_gzip_inflates_alike_with_zlib_and_isa_l(monkeypatch):
+    """ISA-L where installed, zlib otherwise: the same bytes, and the same damage for a cut or a
+    bad checksum (the message quotes each library's error)."""
+    import io
+
+    from sphinx_llmstatus.scan import decompress
+
+    text = b"".join(b"line %d ret = 1343270921\n" % i for i in range(100_000))
+    whole = gzip.compress(text)
+    bad = whole[:-8] + bytes([whole[-8] ^ 1]) + whole[-7:]  # the CRC-32
+    makers = [lambda: False] + ([lambda: True] if decompress.fast_gzip() else [])
+    for fast in makers:
+        monkeypatch.setattr(decompress, "fast_gzip", fast)
+        for packed, read, said in ((whole, text, None), (whole[:-20_000], None, "cut short"), (bad, None, "corrupt")):
+            damage: list[str] = []
+            out = io.BufferedReader(decompress.Decoded(io.BytesIO(packed), "gzip", damage)).read()
+            assert out == read if read is not None else text.startswith(out)
+            assert (said is None and not damage) or (said in damage[0] and "lines before" in damage[0])
 
 
 def test_archive_bombs_stay_bounded(tmp_path, monkeypatch):

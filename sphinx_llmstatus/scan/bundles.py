@@ -116,16 +116,16 @@ def inputs(path: str, long: bool = False, stdin: BinaryIO | None = None,
 
 
 def _opened(raw: BinaryIO, path: str, walk: _Walk, on_read: Callable[[int], None] | None) -> BinaryIO:
-    """The file's bytes; for a big compressed file on disk, its decompressed bytes from a child
-    process (:mod:`.unpack`), which decodes while this process scans."""
-    from .unpack import CHILD_MIN, ChildDecoded
+    """The file's bytes; for a big compressed file on disk of a slow format, its decompressed
+    bytes from a child process (:mod:`.unpack`), which decodes while this process scans."""
+    from .unpack import CHILD_MIN, ChildDecoded, decodes_apart
 
     if path != "-":
         fd = raw.fileno()
         st = os.fstat(fd)
         # Only a file on disk is read in place (a named pipe or ``<(...)`` cannot be: pread fails).
         fmt = detect(os.pread(fd, 8, 0)) if stat.S_ISREG(st.st_mode) and st.st_size >= CHILD_MIN else None
-        if fmt is not None:
+        if fmt is not None and decodes_apart(fmt):
             damage: list[str] = []
             return _Reported(ChildDecoded(fd, fmt, damage, walk.long, on_read), damage)
     return io.BufferedReader(Counted(raw, walk.budget, on_read))

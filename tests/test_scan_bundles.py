@@ -372,6 +372,21 @@ def test_a_slow_writers_compressed_or_utf16_stream_is_scanned_as_it_comes(form):
     assert b"LLM_LINK_FAILED" in _first_line_while_open(data)
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="needs poll on a pipe")
+@pytest.mark.parametrize("then", [b"", b"y" * (3 << 19)], ids=["between lines", "within a line"])
+def test_blocks_held_for_the_helper_are_scanned_when_the_writer_pauses(then):
+    """Standard input shares its blocks with the helper process while the writer writes on; when
+    it pauses, between lines or within a line longer than a pipe's read, the blocks held are
+    scanned before the read waits (a tester's hits waited for the next write)."""
+    from sphinx_llmstatus.scan.evidence import WINDOW_LINES
+    from sphinx_llmstatus.scan.helper import cpus
+
+    if cpus() < 2:
+        pytest.skip("no helper on this machine (one CPU)")
+    burst = b"[INFO] RUNTIME(4321,python): stream sync ok, task_id=12345678\n" * 200_000  # 12 MB: blocks held
+    assert b"LLM_LINK_FAILED" in _first_line_while_open(burst + FAILURE + b"worker ok\n" * (WINDOW_LINES + 1) + then)
+
+
 def test_a_pipes_reads_go_on_while_more_is_waiting():
     """Standard input read as one block while more waits: a pipe gives one buffer (64 KiB) a
     read, and each block costs the scan a pass; a read stops where none waits."""

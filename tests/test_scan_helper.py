@@ -141,15 +141,22 @@ def test_the_command_gives_the_events_of_one_process(tmp_path, small_blocks, mon
     assert len(small_blocks) == 1
 
 
-def test_no_helper_for_a_pipe(small_blocks, monkeypatch):
-    """A pipe's blocks are scanned as they come (a helper holds blocks until its slots are full)."""
-    monkeypatch.setattr(helper, "SLOT_SIZE", reading.READ_SIZE)
+def test_standard_input_gets_a_helper_too(small_blocks, monkeypatch):
+    """Standard input's blocks are shared with the helper (held only while its writer writes on:
+    tests/test_scan_bundles.py), with the same events as without."""
+    monkeypatch.setattr(helper, "SLOT_SIZE", 8 << 20)  # as in the command: its reads of 4 MiB
+    monkeypatch.setattr(reading, "LONG_LINE", 8 << 20)
     data = _log(8) * 5  # 10 MB: 3 blocks
-    list(events("-", ScanOptions(helper=True), default_registry(), stdin=io.BytesIO(data)))
-    assert not small_blocks
+    registry = default_registry()
+
+    def seen(use_helper: bool) -> list:
+        return [(type(e).__name__, [(h.line_no, h.token, h.family, str(h.diagnosis)) for h in getattr(e, "hits", [])])
+                for e in events("-", ScanOptions(helper=use_helper), registry, stdin=io.BytesIO(data))]
+
+    assert seen(True) == seen(False)
+    assert len(small_blocks) == 1
 
 
-@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
 def test_ctrl_c_leaves_no_helper_behind(tmp_path):
     big = tmp_path / "big.log"
     big.write_bytes((b"x" * 200 + b" remote_ip=1343270921 ret = 1343270922\n") * ((40 << 20) // 240))

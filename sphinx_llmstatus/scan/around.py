@@ -10,7 +10,7 @@ from typing import BinaryIO, NamedTuple
 from ..registry.model import Registry
 from .engine import EXCERPT_HEAD, NEIGHBOURS, LineWatch, _scan_segments, scanner
 from .hit import Hit
-from .reading import Block, LongPiece, iter_segments
+from .reading import Block, LongPiece, Pause, iter_segments
 
 
 class Group(NamedTuple):
@@ -32,7 +32,7 @@ class _Around:
         self.read = 0  # lines read so far
         self.open: deque[Group] = deque()  # in line order; the last may still take hits
 
-    def recording(self, segments: Iterable[Block | LongPiece]) -> Iterator[Block | LongPiece]:
+    def recording(self, segments: Iterable[Block | LongPiece | Pause]) -> Iterator[Block | LongPiece | Pause]:
         """``segments``, each line kept as it goes by (a long line as its first characters)."""
         for seg in segments:
             # Hits wait for at most NEIGHBOURS later lines: older lines are no one's "before".
@@ -45,7 +45,7 @@ class _Around:
                     parts.pop()
                 for raw in parts:
                     self._keep(raw)
-            elif seg.final:
+            elif isinstance(seg, LongPiece) and seg.final:
                 self._keep(seg.head)
             yield seg
 

@@ -58,6 +58,9 @@ class Input:
     mtime: float | None = None
     #: The outer path and each member's path inside it (``name`` is :func:`provenance` of them).
     parts: tuple[str, ...] = ()
+    #: Standard input through a pipe, socket or terminal: whether input comes within so many
+    #: milliseconds (None: a file's reads never wait for a writer).
+    waits: Callable[[int], bool] | None = None
 
 
 @dataclass
@@ -107,7 +110,9 @@ def inputs(path: str, long: bool = False, stdin: BinaryIO | None = None,
     stream: BinaryIO | None = None
     try:
         stream = _opened(raw, path, walk, on_read)
-        yield from _level(stream, (path,), walk, mtime)
+        for log in _level(stream, (path,), walk, mtime):
+            log.waits = getattr(raw, "waits", None)
+            yield log
     finally:
         if stream is not None:
             stream.close()
@@ -253,7 +258,8 @@ class _Ends(io.RawIOBase):
         super().__init__()
         self._inner, self._ended = inner, False
         self._read = waitless(inner)
-        self._waiting = _waiting(inner)
+        #: Whether input comes within so many milliseconds (None: reads never wait for a writer).
+        self.waits = _waits(inner)
 
     def readable(self) -> bool:
         return True
@@ -262,7 +268,7 @@ class _Ends(io.RawIOBase):
         if self._ended:
             return 0
         n = self._read(buffer)
-        while n and n < len(buffer) and self._waiting is not None and self._waiting():
+        while n and n < len(buffer) and self.waits is not None and self.waits(0):
             more = self._read(buffer[n:])
             if not more:  # the end (a terminal's Ctrl-D is read once): the next call says so
                 self._ended = True
@@ -272,9 +278,10 @@ class _Ends(io.RawIOBase):
         return n
 
 
-def _waiting(stream: BinaryIO) -> Callable[[], bool] | None:
-    """For a pipe, socket or terminal: whether a read would return at once (data or the end
-    waiting); None for a file, whose reads never wait for a writer, or a stream of no descriptor.
+def _waits(stream: BinaryIO) -> Callable[[int], bool] | None:
+    """For a pipe, socket or terminal: whether a read would return within so many milliseconds
+    (data or the end waiting); None for a file, whose reads never wait for a writer, or a stream
+    of no descriptor.
     The descriptor is made ready: a pipe widened, and blocking where another program left it
     non-blocking (a buffered read of no data would return nothing, as at the end)."""
     try:
@@ -292,7 +299,7 @@ def _waiting(stream: BinaryIO) -> Callable[[], bool] | None:
         widen_pipe(fd)
     poller = select.poll()
     poller.register(fd, select.POLLIN)
-    return lambda: bool(poller.poll(0))
+    return lambda ms: bool(poller.poll(ms))
 
 
 class _Reported(io.BufferedReader):

@@ -33,7 +33,7 @@ from .context import CONTEXT_SPAN, HEAD, NEAR, ContextFinder, Prefix, PrefixRead
 from .evidence import book
 from .hit import MAX_COLUMNS, Hit
 from .prefilter import Prefiltered as Found
-from .reading import READ_SIZE, Block, LongPiece, iter_segments, newlines
+from .reading import READ_SIZE, Block, LongPiece, Pause, iter_segments, newlines
 from .rules import Matcher, Token
 
 #: Lines looked at on each side of a shared number for LLM DataDist context.
@@ -492,7 +492,7 @@ def _keep_symptoms(ln: _Line, p: LongPiece, symptoms: tuple) -> None:
                 ln.symptoms.append((sym, p.base + i))
 
 
-def _scan_segments(segments: Iterable[Block | LongPiece], sc: Scanner, include_success: bool,
+def _scan_segments(segments: Iterable[Block | LongPiece | Pause], sc: Scanner, include_success: bool,
                    watch: LineWatch | None = None, progress: bool = False,
                    ahead: _helper.Ahead | None = None) -> Iterator[Hit]:
     """The hits of ``segments`` (:func:`~.reading.iter_segments`), in order; with ``progress``,
@@ -503,6 +503,8 @@ def _scan_segments(segments: Iterable[Block | LongPiece], sc: Scanner, include_s
         for seg in segments:
             if ahead is not None:
                 yield from _ahead(scan, ahead, seg, progress)
+            elif isinstance(seg, Pause):
+                continue
             elif isinstance(seg, Block):
                 yield from _block(scan, cast(bytes, seg.data), seg.end, None, progress)  # the reader's buffer
             else:
@@ -521,9 +523,9 @@ def _read_ahead(sc: Scanner, helper: bool) -> _helper.Ahead | None:
     return _helper.Ahead(sc.prefilter) if helper and sc.engine == "hyperscan" and _helper.usable() else None
 
 
-def _ahead(scan: _Segments, ahead: _helper.Ahead, seg: Block | LongPiece, progress: bool) -> Iterator[Hit]:
+def _ahead(scan: _Segments, ahead: _helper.Ahead, seg: Block | LongPiece | Pause, progress: bool) -> Iterator[Hit]:
     """Take ``seg`` with blocks read ahead: into a slot, or (a log's first block, a long line's
-    piece, a big block) after the blocks held."""
+    piece, a big block) after the blocks held; at a pause of the input, scan the blocks held."""
     if isinstance(seg, Block) and ahead.takes(seg.end):
         ahead.add(seg.data, seg.end)
         if ahead.full():  # a slot to read the next block into
@@ -532,7 +534,7 @@ def _ahead(scan: _Segments, ahead: _helper.Ahead, seg: Block | LongPiece, progre
     yield from _held(scan, ahead, progress)
     if isinstance(seg, Block):
         yield from _block(scan, cast(bytes, seg.data), seg.end, None, progress)
-    else:
+    elif isinstance(seg, LongPiece):
         yield from _piece(scan, seg)
 
 
@@ -632,14 +634,19 @@ def scan_stream(
     return _scan_segments(iter_segments(stream), scanner(registry, engine), include_success, watch)
 
 
-def scan_progress(stream: BinaryIO, registry: Registry, include_success: bool,
-                  watch: LineWatch | None, helper: bool = False) -> Iterator[Hit | int]:
+def scan_progress(stream: BinaryIO, registry: Registry, include_success: bool, watch: LineWatch | None,
+                  helper: bool = False, waits: Callable[[int], bool] | None = None) -> Iterator[Hit | int]:
     """:func:`scan_stream`'s hits and, after each block read, the number of lines read so far (an
     ``int``): what lets a consumer that holds hits (the diagnosis) let them go as the stream goes.
-    ``helper``: a second process may prefilter blocks (:mod:`.helper`; the command's choice)."""
+    ``helper``: a second process may prefilter blocks (:mod:`.helper`; the command's choice);
+    ``waits``: for a pipe, whether input comes within so many milliseconds (blocks are held for
+    the helper only while it does)."""
     sc = scanner(registry)
     ahead = _read_ahead(sc, helper)
-    return _scan_segments(iter_segments(stream, swap=ahead.swap if ahead is not None else None), sc, include_success, watch, True, ahead)
+    if ahead is None:
+        return _scan_segments(iter_segments(stream), sc, include_success, watch, True)
+    segments = iter_segments(stream, swap=ahead.swap, idle=ahead.idle(waits) if waits is not None else None)
+    return _scan_segments(segments, sc, include_success, watch, True, ahead)
 
 
 def scan_text(

@@ -16,10 +16,12 @@ the same whichever process prefiltered a block, and the line breaks before each 
 (:func:`~.reading.line_counts`: on a quiet log, counting them is most of this process's work).
 The helper ignores Ctrl-C and ends when this process closes its pipe, exits or stops it; if it
 dies, this process prefilters the rest itself.
-Forking is safe only while this process runs one thread: otherwise no helper is started. Only a
-regular file gets one: blocks are held until the slots are full, and a pipe's must be scanned as
-they come (``tail -f log | llmstatus scan -`` shows each hit once its line, and for a failure
-the lines that may prove its cause, have arrived).
+Forking is safe only while this process runs one thread: otherwise no helper is started. A
+regular file gets one, and standard input: blocks are held until the slots are full, but a
+pipe's only while its writer writes on. Before a read that would wait more than
+:data:`PAUSE_MS`, the blocks held are scanned (:meth:`Ahead.idle`), so ``tail -f log |
+llmstatus scan -`` still shows each hit once its line, and for a failure the lines that may
+prove its cause, have arrived, whether the writer pauses between lines or within one.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from .reading import LONG_LINE, Buffer, line_counts
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Container, Iterator
+    from collections.abc import Callable, Container, Iterator
     from typing import Protocol
 
     from .prefilter import Watched
@@ -54,6 +56,9 @@ SLOTS = 5
 SLOT_SIZE = LONG_LINE
 #: Blocks the helper may have to do before this process prefilters the next block itself.
 QUEUED = 2
+#: Milliseconds a pipe's writer may pause before the blocks held are scanned without more input
+#: (a fast writer's next bytes come within microseconds; a person sees no delay).
+PAUSE_MS = 20
 #: Milliseconds this process waits for an answer before it does the block itself (a stopped helper).
 PATIENCE_MS = 30_000
 _REQUEST = struct.Struct("<II")  # slot, length
@@ -220,6 +225,12 @@ class Ahead:
 
     def held(self) -> bool:
         return bool(self._held)
+
+    def idle(self, waits: Callable[[int], bool]) -> Callable[[], bool]:
+        """The reader's test, before each read, of whether blocks are held while input does not
+        come within :data:`PAUSE_MS` (``waits``: the input's): they are then scanned before it
+        waits, so a pipe's hit is given once its lines have come (``tail -f``), not held for more."""
+        return lambda: bool(self._held) and not waits(PAUSE_MS)
 
     def add(self, data: bytes | bytearray | mmap.mmap, end: int) -> None:
         """Hold the block ``data[:end]``: the slot the reader read it into, or a copy in a free one

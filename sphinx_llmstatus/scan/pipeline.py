@@ -40,8 +40,9 @@ class ScanOptions:
     #: What a ``-j`` worker runs on each line's hits to prepare their output (picklable; None:
     #: the command lays them out itself). The scan never imports a face: the command hands it in.
     render: Callable[[list[Hit], str], list[str]] | None = None
-    #: Whether a second process may prefilter the blocks of a big regular file (:mod:`.helper`):
-    #: the command asks for it when it scans in this process; a library caller (a notebook) never forks.
+    #: Whether a second process may prefilter the blocks of a big regular file or of standard
+    #: input (:mod:`.helper`): the command asks for it when it scans in this process; a library
+    #: caller (a notebook) never forks.
     helper: bool = False
 
 
@@ -56,7 +57,7 @@ def events(path: str, opts: ScanOptions, registry: Registry, stdin: BinaryIO | N
 
     ``on_read`` is told how many bytes of the file have been read, as reading goes.
     """
-    if opts.helper and (path == "-" or not is_regular(path)):  # a pipe's blocks are scanned as they come, never held
+    if opts.helper and path != "-" and not is_regular(path):  # a named pipe: no test of what waits in it
         opts = replace(opts, helper=False)
     try:
         logs = inputs(path, opts.long, stdin, on_read)
@@ -66,7 +67,7 @@ def events(path: str, opts: ScanOptions, registry: Registry, stdin: BinaryIO | N
             error = log.error
             if log.stream is not None:
                 try:
-                    yield from _diagnosed(log.name, log.stream, opts, registry, watch)
+                    yield from _diagnosed(log.name, log.stream, opts, registry, watch, log.waits)
                 except OSError as exc:
                     if isinstance(exc, BrokenPipeError):
                         raise
@@ -78,15 +79,16 @@ def events(path: str, opts: ScanOptions, registry: Registry, stdin: BinaryIO | N
         yield Failed(path, exc.strerror or str(exc))
 
 
-def _diagnosed(name: str, stream: BinaryIO, opts: ScanOptions, registry: Registry,
-               watch: ClueWatch) -> Iterator[Found]:
-    """The log's events, each failure with its :class:`~.diagnosis.Diagnosis`."""
+def _diagnosed(name: str, stream: BinaryIO, opts: ScanOptions, registry: Registry, watch: ClueWatch,
+               waits: Callable[[int], bool] | None = None) -> Iterator[Found]:
+    """The log's events, each failure with its :class:`~.diagnosis.Diagnosis` (``waits``: a pipe's
+    test of whether input comes, :attr:`~.bundles.Input.waits`)."""
     times = Times(registry)
     evidence = Lines(registry, times)
     watched = _Watch(scanner(registry).watch_literals, watch, evidence)
     diagnoser = Diagnoser(registry, watch, evidence, times)
     try:
-        for found in _found(name, stream, opts, registry, watched):
+        for found in _found(name, stream, opts, registry, watched, waits):
             yield from diagnoser.read_to(found) if isinstance(found, int) else diagnoser.feed(found)
     except KeyboardInterrupt:  # the report of what was read (llmstatus scan) keeps the held failures
         yield from diagnoser.flush()
@@ -111,15 +113,15 @@ class _Watch:
                 self.skip.add(i)
 
 
-def _found(name: str, stream: BinaryIO, opts: ScanOptions, registry: Registry,
-           watched: LineWatch | None) -> Iterator[Found | int]:
+def _found(name: str, stream: BinaryIO, opts: ScanOptions, registry: Registry, watched: LineWatch | None,
+           waits: Callable[[int], bool] | None = None) -> Iterator[Found | int]:
     """The log's hits as :class:`Found` events and, between them, how many lines have been read."""
     if opts.context:
         for group in scan_with_context(stream, opts.context, registry=registry, include_success=opts.include_success,
                                        watch=watched, progress=True):
             yield group if isinstance(group, int) else Found(name, *group)
         return
-    for item in scan_progress(stream, registry, opts.include_success, watched, opts.helper):
+    for item in scan_progress(stream, registry, opts.include_success, watched, opts.helper, waits):
         yield item if isinstance(item, int) else Found(name, [], [item], [])
 
 

@@ -56,23 +56,53 @@ class LongPiece:
     final: bool
 
 
-def iter_segments(stream: BinaryIO, read_size: int = READ_SIZE,
-                  swap: Callable[[Buffer], Buffer] | None = None) -> Iterator[Block | LongPiece]:
+def _same(buffer: Buffer) -> Buffer:
+    """The buffer to read into next: the same one."""
+    return buffer
+
+
+def _busy() -> bool:
+    """Whether a read would wait for a writer: never for a file."""
+    return False
+
+
+def _readinto(stream: BinaryIO, read: Callable[[int], bytes]) -> Callable[[memoryview], int]:
+    """The stream's ``readinto1`` (else ``readinto``, else ``read`` copied into the view)."""
+    readinto = getattr(stream, "readinto1", None) or getattr(stream, "readinto", None)
+    if readinto is not None:
+        return readinto
+
+    def copied(view: memoryview) -> int:
+        chunk = read(len(view))
+        view[:len(chunk)] = chunk
+        return len(chunk)
+
+    return copied
+
+
+class Pause:
+    """Given by :func:`iter_segments` before a read that would wait for a writer (``idle``): what
+    the consumer holds must be scanned now, not once more input comes."""
+
+
+#: The one :class:`Pause`.
+PAUSE = Pause()
+
+
+def iter_segments(stream: BinaryIO, read_size: int = READ_SIZE, swap: Callable[[Buffer], Buffer] | None = None,
+                  idle: Callable[[], bool] | None = None) -> Iterator[Block | LongPiece | Pause]:
     """The stream as :class:`Block` (runs of whole lines) and :class:`LongPiece` (pieces of a
     line longer than :data:`LONG_LINE`). Reads with ``readinto1`` (else ``read1``/``read``)
     into one buffer, so a pipe is scanned as data arrives and a file costs no
     copy besides the read. ``swap``, called with the buffer of the block just given once the
     consumer is done with it, returns the buffer to read into next (that one, or one of at least
     :data:`LONG_LINE` bytes the consumer gives: the helper's shared memory, :mod:`.helper`); the
-    start of an unfinished line moves to it.
+    start of an unfinished line moves to it. Where ``idle`` says a read would wait (a pipe's
+    writer pauses, within a line too), :data:`PAUSE` comes first.
     """
     read = one_read(stream)
-    readinto = getattr(stream, "readinto1", None) or getattr(stream, "readinto", None)
-    if readinto is None:
-        def readinto(view: memoryview) -> int:
-            chunk = read(len(view))
-            view[:len(chunk)] = chunk
-            return len(chunk)
+    readinto = _readinto(stream, read)
+    swap, idle = swap or _same, idle or _busy
     # A buffered reader holding bytes already (a format told by peeking) reads its source again
     # before it returns them to a large request: a pipe's writer would have to write more before
     # the first lines are scanned. The first read takes what it holds.
@@ -91,6 +121,8 @@ def iter_segments(stream: BinaryIO, read_size: int = READ_SIZE,
             continue
         if fill == len(buf):  # (a bytearray: a slot holds LONG_LINE bytes)
             cast(bytearray, buf).extend(bytes(len(buf)))
+        if idle():
+            yield PAUSE
         with memoryview(buf) as view:
             n = readinto(view[fill:fill + (first or read_size)])
         first = 0
@@ -101,7 +133,7 @@ def iter_segments(stream: BinaryIO, read_size: int = READ_SIZE,
         if cut:
             yield Block(buf, cut)
             fill = end - cut
-            after = swap(buf) if swap is not None else buf
+            after = swap(buf)
             after[:fill] = buf[cut:end]
             buf = after
         else:

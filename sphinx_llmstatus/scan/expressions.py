@@ -106,8 +106,8 @@ def unfielded(suffixes: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     Why the complement: a multi-pattern engine has no look-behind, and reporting every number to
     veto the fields afterwards costs a callback each (a log dense with ids and IPs written as
     integers pays one per line). Each expression is bounded, so the engine reads back a few
-    bytes from each number; each is a pattern of its own, because Hyperscan runs them fast one
-    by one and their union slowly (measured on 20 MB of field values: 0.02 s against 0.6 s).
+    bytes from each number. The name's is kept apart from the others' union: Hyperscan runs the
+    two side by side fast and one union of all slowly (20 MB of field values: 0.02 s against 0.6 s).
     The name is read backwards from the separator through a trie of the reversed endings
     (:func:`_not_a_name`), so its expression's size is the endings' length."""
     kept = tuple(x for x in suffixes if x != "num")

@@ -234,11 +234,15 @@ class Matcher:
         if fields:
             lead, rest = unfielded(FIELD_SUFFIXES)
             # A bare hex number after ``0x``: whatever comes before the ``0x`` tells.
-            layouts = [f"(?:^|[^ \\t:=xX]|(?:^|[^0])[xX]|(?:{lead})0[xX]){hexes}",
-                       *(f"(?:{r})(?:0[xX])?{hexes}" for r in rest),
-                       *(f"(?:{r}){decimal}" for r in (lead, *rest))]
-            # What each may come after, in the order of unfielded's: the cache's probes.
-            heads = ["(", "==", "(=", "q="]
+            # The name that is no field's apart: Hyperscan runs it and the union of the other ways
+            # faster side by side (12% less time on the decoy log) than each alone, or all in one
+            # expression (17x the time).
+            *near, name = rest
+            layouts = [f"(?:^|[^ \\t:=xX]|(?:^|[^0])[xX]|(?:{lead})0[xX]|(?:{'|'.join(near)})(?:0[xX])?){hexes}",
+                       f"(?:{name})(?:0[xX])?{hexes}",
+                       f"(?:{'|'.join((lead, *near))}){decimal}", f"(?:{name}){decimal}"]
+            # What each may come after: the cache's probes.
+            heads = ["(", "q="]
             numbers = [f"{LLM_CODE_BASE >> 16:x}b000", str(LLM_CODE_BASE)]
             for layout, text in zip(layouts, [h + n for n in numbers for h in heads], strict=True):
                 dbcache.vouch(layout.encode(), text.encode())

@@ -109,11 +109,10 @@ def cmd_list(args: Args, registry: Registry, fmt: Format) -> int:
 
 
 def cmd_scan(args: Args, registry: Registry, fmt: Format) -> int:
-    import gc
-
     from .scan import scan_files
 
-    gc.enable()  # main() turns it off for the start; a scan runs as long as its input lasts
+    # main() turned the cyclic collector off for the start; scan_files turns it back on once the
+    # scanner is built (a scan runs as long as its input lasts).
 
     files = args.files or ["-"]
     if files.count("-") > 1:

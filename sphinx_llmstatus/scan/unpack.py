@@ -18,7 +18,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import subprocess
 import sys
 from collections.abc import Callable
 from typing import BinaryIO
@@ -45,6 +44,8 @@ class ChildDecoded(io.RawIOBase):
 
     def __init__(self, fd: int, fmt: str, damage: list[str], long: bool,
                  on_read: Callable[[int], None] | None = None) -> None:
+        import subprocess  # (here: a scan of no big bzip2 or xz file does not pay its import)
+
         super().__init__()
         args = [sys.executable, "-m", "sphinx_llmstatus.scan.unpack", str(fd), fmt, *(["--long"] if long else [])]
         self._proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,

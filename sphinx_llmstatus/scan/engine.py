@@ -32,7 +32,7 @@ from . import prefilter as _prefilter
 from .context import CONTEXT_SPAN, HEAD, NEAR, ContextFinder, Prefix, PrefixReader
 from .evidence import book
 from .hit import MAX_COLUMNS, Hit
-from .prefilter import Prefiltered as Found
+from .prefilter import Prefiltered
 from .reading import READ_SIZE, Block, LongPiece, Pause, iter_segments, newlines
 from .rules import Matcher, Token
 
@@ -370,7 +370,7 @@ class _Segments:
         self.long_ln: _Line | None = None  # the long line being read in pieces
         self.long_before: list[bytes] = []
 
-    def lines(self, data: bytes, end: int, found: Found | None = None) -> None:
+    def lines(self, data: bytes, end: int, found: Prefiltered | None = None) -> None:
         """Queue the hits of the lines of ``data[:end]``, and read its watched lines (``found``: the
         prefilter's answer for the block, with its line counts, when another process gave it:
         :mod:`.helper`)."""
@@ -397,7 +397,7 @@ class _Segments:
         return self.watch.skip if self.watch else self.sc.unwatched
 
     def _candidates(self, data: bytes, end: int,
-                    found: Found | None) -> Iterator[tuple[int, list[int] | None, bool]]:
+                    found: Prefiltered | None) -> Iterator[tuple[int, list[int] | None, bool]]:
         """``(line start, watched literals on it, whether it may hold codes)`` of the lines the
         prefilter finds (or found), in order. A watch may stop wanting a literal within the block:
         what it wants is asked line by line."""
@@ -544,7 +544,7 @@ def _held(scan: _Segments, ahead: _helper.Ahead, progress: bool) -> Iterator[Hit
         yield from _block(scan, *ahead.oldest(scan.skip()), progress)
 
 
-def _block(scan: _Segments, data: bytes, end: int, found: Found | None,
+def _block(scan: _Segments, data: bytes, end: int, found: Prefiltered | None,
            progress: bool) -> Iterator[Hit]:
     scan.lines(data, end, found)
     yield from scan.run.ready()

@@ -181,7 +181,7 @@ def _serve(prefilter: _Prefilter, slots: list[mmap.mmap], requests: int, answers
         while len(head := inp.read(_REQUEST.size)) == _REQUEST.size:
             slot, end = _REQUEST.unpack(head)
             starts, watched = prefilter.starts_watched(slots[slot], end)
-            # The line breaks too: counting them is the most of this process's work on a block.
+            # The line breaks too: on a quiet log, counting them is most of the work on a block.
             body = marshal.dumps((starts, watched, line_counts(slots[slot], end, [*starts, *watched])))
             out.write(_LENGTH.pack(len(body)) + body)
             out.flush()

@@ -300,10 +300,10 @@ def test_text_typed_on_a_terminal_then_ctrl_d_is_scanned_and_ends_the_input():
 def test_a_slow_writers_hit_comes_out_before_the_writer_ends(first):
     """``tail -f log | llmstatus scan -``: a read never waits for more than is written (the
     formats are told by the first 512 bytes, from one write or two). A failure is written once
-    the lines that may prove its cause have come (evidence.WINDOW_LINES)."""
+    the lines that may prove its cause have come (evidence.WINDOW_LINES: 200, not one more)."""
     from sphinx_llmstatus.scan.evidence import WINDOW_LINES
 
-    assert b"LLM_LINK_FAILED" in _first_line_while_open(first, FAILURE + b"worker ok\n" * (WINDOW_LINES + 1))
+    assert b"LLM_LINK_FAILED" in _first_line_while_open(first, FAILURE + b"worker ok\n" * WINDOW_LINES)
 
 
 def _first_line_while_open(*writes: bytes) -> bytes:
@@ -387,6 +387,34 @@ def test_blocks_held_for_the_helper_are_scanned_when_the_writer_pauses(then):
     assert b"LLM_LINK_FAILED" in _first_line_while_open(burst + FAILURE + b"worker ok\n" * (WINDOW_LINES + 1) + then)
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="needs poll on a pipe")
+def test_blocks_are_held_for_the_helper_half_a_second_at_most():
+    """A writer that never pauses 20 ms (a dot every 5 ms, no line break) still gets the hits of
+    what it wrote before, once a block has been held for helper.HOLD_SECONDS (a tester's waited
+    for the end)."""
+    import select
+
+    from sphinx_llmstatus.scan.evidence import WINDOW_LINES
+    from sphinx_llmstatus.scan.helper import cpus
+
+    if cpus() < 2:
+        pytest.skip("no helper on this machine (one CPU)")
+    burst = b"[INFO] RUNTIME(4321,python): stream sync ok, task_id=12345678\n" * 200_000
+    reader, writer = os.pipe()
+    proc = subprocess.Popen([*CLI, "scan", "-"], stdin=reader, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    os.close(reader)
+    try:
+        os.write(writer, burst + FAILURE + b"worker ok\n" * WINDOW_LINES)
+        start = time.monotonic()
+        while not select.select([proc.stdout], [], [], 0.005)[0] and time.monotonic() - start < 30:
+            os.write(writer, b".")
+        assert b"LLM_LINK_FAILED" in proc.stdout.readline()
+        assert time.monotonic() - start < 10, "the hit waited for the writer to pause"
+    finally:
+        os.close(writer)
+        proc.communicate(timeout=60)
+
+
 def test_a_pipes_reads_go_on_while_more_is_waiting():
     """Standard input read as one block while more waits: a pipe gives one buffer (64 KiB) a
     read, and each block costs the scan a pass; a read stops where none waits."""
@@ -461,6 +489,10 @@ def test_gzip_inflates_alike_with_zlib_and_isa_l(monkeypatch):
     whole = gzip.compress(text)
     bad = whole[:-8] + bytes([whole[-8] ^ 1]) + whole[-7:]  # the CRC-32
     makers = [lambda: False] + ([lambda: True] if decompress.fast_gzip() else [])
+    with monkeypatch.context() as broken:  # an isal that is there but cannot load: zlib, no error
+        broken.setitem(sys.modules, "isal", None)
+        assert not decompress.fast_gzip()
+        assert io.BufferedReader(decompress.Decoded(io.BytesIO(whole), "gzip", [])).read() == text
     for fast in makers:
         monkeypatch.setattr(decompress, "fast_gzip", fast)
         for packed, read, said in ((whole, text, None), (whole[:-20_000], None, "cut short"), (bad, None, "corrupt")):

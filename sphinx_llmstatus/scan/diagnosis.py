@@ -226,7 +226,7 @@ class Diagnoser:
     def read_to(self, line: int) -> Iterator[Found]:
         """The lines up to ``line`` are read: yield the events whose window is, in order."""
         pending = self._pending
-        while pending and (pending[0][2] is None or pending[0][2] + WINDOW_LINES < line):
+        while pending and (pending[0][2] is None or pending[0][2] + WINDOW_LINES <= line):
             yield self._diagnosed(pending.popleft()[0])
         self._forget(line)
 

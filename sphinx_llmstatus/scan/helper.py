@@ -35,6 +35,7 @@ import struct
 import sys
 from collections import deque
 from contextlib import contextmanager
+from time import monotonic
 
 from .prefilter import Prefiltered
 from .reading import LONG_LINE, Buffer, line_counts
@@ -59,6 +60,9 @@ QUEUED = 2
 #: Milliseconds a pipe's writer may pause before the blocks held are scanned without more input
 #: (a fast writer's next bytes come within microseconds; a person sees no delay).
 PAUSE_MS = 20
+#: Seconds a pipe's block may be held at most, however the writer writes (a byte every few
+#: milliseconds, a progress line of dots): then the blocks held are scanned.
+HOLD_SECONDS = 0.5
 #: Milliseconds this process waits for an answer before it does the block itself (a stopped helper).
 PATIENCE_MS = 30_000
 _REQUEST = struct.Struct("<II")  # slot, length
@@ -197,7 +201,7 @@ class Ahead:
         self._prefilter = prefilter
         self._slots: list[mmap.mmap] = []
         self._free: deque[int] = deque()
-        self._held: deque[tuple[int, int, bool]] = deque()  # slot, length, sent to the helper
+        self._held: deque[tuple[int, int, bool, float]] = deque()  # slot, length, sent to the helper, when
         self._reading: int | None = None  # the slot the reader reads into, neither free nor held
         self._helper: Helper | None = None
         self._blocks = 0
@@ -228,9 +232,11 @@ class Ahead:
 
     def idle(self, waits: Callable[[int], bool]) -> Callable[[], bool]:
         """The reader's test, before each read, of whether blocks are held while input does not
-        come within :data:`PAUSE_MS` (``waits``: the input's): they are then scanned before it
-        waits, so a pipe's hit is given once its lines have come (``tail -f``), not held for more."""
-        return lambda: bool(self._held) and not waits(PAUSE_MS)
+        come within :data:`PAUSE_MS` (``waits``: the input's), or held longer than
+        :data:`HOLD_SECONDS`: they are then scanned before it reads, so a pipe's hit is given once
+        its lines have come (``tail -f``), not held for more."""
+        held = self._held
+        return lambda: bool(held) and (monotonic() - held[0][3] > HOLD_SECONDS or not waits(PAUSE_MS))
 
     def add(self, data: bytes | bytearray | mmap.mmap, end: int) -> None:
         """Hold the block ``data[:end]``: the slot the reader read it into, or a copy in a free one
@@ -250,7 +256,7 @@ class Ahead:
                     sent = True
             except OSError:  # the helper is gone (a broken pipe is its, not the output's)
                 self._stop()
-        self._held.append((slot, end, sent))
+        self._held.append((slot, end, sent, monotonic()))
 
     def swap(self, buffer: Buffer) -> Buffer:
         """The buffer the reader reads into next, done with ``buffer``: the slot it reads into, a
@@ -273,7 +279,7 @@ class Ahead:
     def oldest(self, skip: Container[int]) -> tuple[bytes, int, Prefiltered]:
         """The oldest block: its slot (valid until the next :meth:`add`), length and prefilter
         answer (this process's own, with ``skip``, when the helper did not take it or is gone)."""
-        slot, end, sent = self._held.popleft()
+        slot, end, sent, _ = self._held.popleft()
         self._free.append(slot)
         data = self._slots[slot]
         if sent and self._helper is not None:

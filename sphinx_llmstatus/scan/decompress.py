@@ -186,13 +186,13 @@ def fast_gzip() -> bool:
 
 def _new_decoder(fmt: str) -> tuple[_Decoder, tuple[type[BaseException], ...]]:
     """A fresh decompressor for one member of ``fmt`` and the errors its corrupt data raises."""
-    if fmt == "gzip":
+    if fmt == "gzip":  # its header and trailer read here: a bad checksum loses no line (.gunzip)
         import zlib
 
-        inflate = _isal_zlib() if fast_gzip() else None
-        if inflate is not None:
-            return inflate.decompressobj(16 + zlib.MAX_WBITS), (inflate.error,)
-        return zlib.decompressobj(16 + zlib.MAX_WBITS), (zlib.error,)  # type: ignore[return-value]
+        from .gunzip import Member
+
+        library = (_isal_zlib() if fast_gzip() else None) or zlib
+        return Member(library), (library.error,)
     if fmt == "bzip2":
         import bz2
 

@@ -268,6 +268,25 @@ def test_ctrl_c_prints_the_summary_of_what_was_scanned_and_exits_130():
     assert b"interrupted" in err
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="needs signals")
+@pytest.mark.parametrize("form", [["--summary"], ["-C", "2"], ["--json"]])
+def test_ctrl_c_keeps_a_failure_queued_behind_a_shared_number(form):
+    """A shared number's hit waits for its next lines (LLM DataDist context may be there); a
+    failure after it waits behind it. Ctrl-C while reading gives both, as the input's end would (a
+    tester's failure was lost: the scanner's queue was dropped)."""
+    reader, writer = os.pipe()
+    proc = subprocess.Popen([*CLI, "scan", *form, "-"], stdin=reader, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env={**os.environ, "NO_COLOR": "1"})
+    os.close(reader)
+    os.write(writer, b"info\n" * 200 + b"[ERROR] RUNTIME(77,python): rtMemcpy failed, error code 507053\n" + FAILURE)
+    time.sleep(2)  # read, and waiting for more
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    os.close(writer)
+    assert proc.returncode == 130, err
+    assert b"LLM_LINK_FAILED" in out and (b"507053" in out or b"ACL_ERROR_RT_DEVICE_MEM_ERROR" in out)
+
+
 def test_stdin_on_a_terminal_says_it_reads_standard_input():
     import pty
 

@@ -117,8 +117,12 @@ def scan_with_context(
     around = _Around(context)
     hits = _scan_segments(around.recording(iter_segments(stream)), scanner(registry), include_success, watch,
                           progress)
-    for hit in hits:
-        yield from around.read_to(hit) if isinstance(hit, int) else around.add(hit)
-        if isinstance(hit, int):
-            yield hit
+    try:
+        for hit in hits:
+            yield from around.read_to(hit) if isinstance(hit, int) else around.add(hit)
+            if isinstance(hit, int):
+                yield hit
+    except KeyboardInterrupt:  # Ctrl-C while reading: the groups of what was read, as at the end
+        yield from around.rest()
+        raise
     yield from around.rest()

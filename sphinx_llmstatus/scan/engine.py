@@ -512,6 +512,11 @@ def _scan_segments(segments: Iterable[Block | LongPiece | Pause], sc: Scanner, i
         if ahead is not None:
             yield from _held(scan, ahead, progress)
         yield from scan.run.ready(final=True)
+    except KeyboardInterrupt:  # Ctrl-C while reading: every line read gives its hits, as at the end
+        if ahead is not None:
+            yield from _held(scan, ahead, progress)
+        yield from scan.run.ready(final=True)
+        raise
     finally:
         if ahead is not None:
             ahead.close()

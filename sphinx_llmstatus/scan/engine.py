@@ -33,7 +33,7 @@ from .context import CONTEXT_SPAN, HEAD, NEAR, ContextFinder, Prefix, PrefixRead
 from .evidence import book
 from .hit import MAX_COLUMNS, Hit
 from .prefilter import Prefiltered
-from .reading import READ_SIZE, Block, LongPiece, Pause, iter_segments, newlines
+from .reading import READ_SIZE, Block, LongPiece, Pause, iter_segments, line_counts
 from .rules import Matcher, Token
 
 #: Lines looked at on each side of a shared number for LLM DataDist context.
@@ -376,16 +376,14 @@ class _Segments:
         :mod:`.helper`)."""
         run = self.run
         run.lines_read(_heads_after(data, 0, end, NEIGHBOURS))
-        tail, pos, first = list(run.tail), 0, run.line_no
-        counts = found.counts if found is not None else None
-        for s, literals, coded in self._candidates(data, end, found):
-            if counts is None:
-                run.line_no += newlines(data, pos, s)
-                pos = s
-            else:
-                run.line_no = first + counts[s]
+        if found is None:
+            found = Prefiltered(*self.sc.prefilter.starts_watched(data, end, self.skip()))
+        counts = found.counts or line_counts(data, end, [*found.starts, *found.watched])
+        tail, first = list(run.tail), run.line_no
+        for s, literals, coded in self._candidates(found):
+            run.line_no = first + counts[s]
             self._line(data, end, s, literals, tail if coded else None)
-        run.line_no = first + counts[end] if counts is not None else run.line_no + newlines(data, pos, end)
+        run.line_no = first + counts[end]
         if data[end - 1] == 10:  # b"\n"
             run.tail.extend(_heads_before(data, end, NEIGHBOURS))
         else:  # the input's last line, without a line break
@@ -396,13 +394,12 @@ class _Segments:
         """The watched literals' indexes the prefilter may leave out."""
         return self.watch.skip if self.watch else self.sc.unwatched
 
-    def _candidates(self, data: bytes, end: int,
-                    found: Prefiltered | None) -> Iterator[tuple[int, list[int] | None, bool]]:
+    def _candidates(self, found: Prefiltered) -> Iterator[tuple[int, list[int] | None, bool]]:
         """``(line start, watched literals on it, whether it may hold codes)`` of the lines the
-        prefilter finds (or found), in order. A watch may stop wanting a literal within the block:
-        what it wants is asked line by line."""
+        prefilter found, in order. A watch may stop wanting a literal within the block: what it
+        wants is asked line by line."""
         watch = self.watch
-        starts, watched = found[:2] if found is not None else self.sc.prefilter.starts_watched(data, end, self.skip())
+        starts, watched = found.starts, found.watched
         if watch is None or not watched:
             for s in starts:
                 yield s, None, True
@@ -509,17 +506,20 @@ def _scan_segments(segments: Iterable[Block | LongPiece | Pause], sc: Scanner, i
                 yield from _block(scan, cast(bytes, seg.data), seg.end, None, progress)  # the reader's buffer
             else:
                 yield from _piece(scan, seg)
-        if ahead is not None:
-            yield from _held(scan, ahead, progress)
-        yield from scan.run.ready(final=True)
+        yield from _rest(scan, ahead, progress)
     except KeyboardInterrupt:  # Ctrl-C while reading: every line read gives its hits, as at the end
-        if ahead is not None:
-            yield from _held(scan, ahead, progress)
-        yield from scan.run.ready(final=True)
+        yield from _rest(scan, ahead, progress)
         raise
     finally:
         if ahead is not None:
             ahead.close()
+
+
+def _rest(scan: _Segments, ahead: _helper.Ahead | None, progress: bool) -> Iterator[Hit]:
+    """The hits of all that was read: the blocks held, then the hits still waiting for lines."""
+    if ahead is not None:
+        yield from _held(scan, ahead, progress)
+    yield from scan.run.ready(final=True)
 
 
 def _read_ahead(sc: Scanner, helper: bool) -> _helper.Ahead | None:

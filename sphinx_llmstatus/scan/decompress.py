@@ -8,8 +8,8 @@ reports after the file's hits. Streams that the tools accept stay whole:
 concatenated members (``cat a.gz b.gz``), zero padding after a member (tar
 blocks; xz's stream padding), and trailing garbage after a complete member,
 which ``gzip`` ignores with a warning. Memory stays bounded: each decoder is
-asked for at most :data:`CHUNK` bytes at a time. :class:`Budget` stops a
-stream that expands like an archive bomb.
+asked for at most :data:`CHUNK` bytes at a time (gzip, bzip2 and xz for
+:data:`STEP`). :class:`Budget` stops a stream that expands like an archive bomb.
 """
 
 from __future__ import annotations
@@ -22,6 +22,13 @@ from .encoding import one_read
 
 #: Most bytes read or produced per step (few Python steps per megabyte).
 CHUNK = 1 << 22
+#: Most bytes one gzip, bzip2 or xz decoder call gives, from at most :data:`STEP_INPUT` bytes.
+#: Data that is itself corrupt loses what its call was decoding (the libraries raise and keep
+#: nothing): at most this, as ``zcat`` loses at most its window (32 KiB) of lines. Small steps
+#: also decode faster than big ones (in the CPU's cache; ISA-L 0.19 s against 0.28 s for
+#: 200 MB, zlib alike), and :meth:`Decoded.readinto` fills a read from several.
+STEP = 1 << 15
+STEP_INPUT = 1 << 14
 #: An input may expand this many times its compressed size (after :data:`BOMB_FLOOR` bytes) ...
 BOMB_RATIO = 1000
 #: ... once it has produced this many bytes; real logs compress 5 to 50 times.
@@ -216,40 +223,58 @@ class Decoded(io.RawIOBase):
         self._decoder, self._errors = _new_decoder(fmt)
         self._input, self._out, self._done = b"", b"", False
         self._at = 0  # self._out[self._at:] is still to be read
+        self._short = False  # the last read of input gave less than asked
+        self._full = False  # the decoder's last call gave a whole step: it may hold more
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
-        while self._at >= len(self._out) and not self._done:
-            self._out, self._at = b"", 0
-            self._step()
-        n = min(len(buffer), len(self._out) - self._at)
-        buffer[:n] = memoryview(self._out)[self._at:self._at + n]  # no copy of what is left
-        self._at += n
+        """Fills ``buffer`` from the decoder's steps, but gives what it has before a read of
+        input that may wait (the last read was short: a pipe's writer has not written more)."""
+        n = 0
+        while n < len(buffer):
+            if self._at >= len(self._out):
+                if self._done or (n and self._short and self._needs_read()):
+                    break
+                self._out, self._at = b"", 0
+                self._step()
+                continue
+            k = min(len(buffer) - n, len(self._out) - self._at)
+            buffer[n:n + k] = memoryview(self._out)[self._at:self._at + k]  # no copy of what is left
+            self._at += k
+            n += k
         return n
 
     def _stop(self, why: str) -> None:
         self._damage.append(why)
         self._done = True
 
+    def _needs_read(self) -> bool:
+        """Whether the next step reads input: none is left and the decoder holds no more output
+        (its last call gave less than a step: ISA-L keeps what it decoded past one inside)."""
+        d = self._decoder
+        return not (self._input or d.eof or self._full) and getattr(d, "needs_input", True)
+
     def _step(self) -> None:
         d = self._decoder
         if d.eof:
             self._next_member(d.unused_data + self._input)
             return
-        if not self._input and getattr(d, "needs_input", True):
-            self._input = self._read(CHUNK)
+        if self._needs_read():
+            self._input = self._read(STEP_INPUT)
+            self._short = len(self._input) < STEP_INPUT
             if not self._input:
                 self._stop(f"{self._fmt} data ends before the end of its stream (cut short): "
                            "the lines before the cut were scanned")
                 return
         data, self._input = self._input, b""
         try:
-            self._out = d.decompress(data, CHUNK)
+            self._out = d.decompress(data, STEP)
         except self._errors as exc:
             self._stop(f"{self._fmt} data is corrupt ({exc}): the lines before it were scanned")
             return
+        self._full = len(self._out) == STEP
         self._input = getattr(d, "unconsumed_tail", b"")
         if self._budget is not None:
             bomb = self._budget.produced(len(self._out))
@@ -259,14 +284,14 @@ class Decoded(io.RawIOBase):
     def _next_member(self, rest: bytes) -> None:
         """After a whole member: zero padding, then another member, the end, or garbage."""
         while not rest.strip(b"\0"):
-            more = self._read(CHUNK)
+            more = self._read(STEP_INPUT)
             if not more:
                 self._done = True  # whole (padding included, as gzip and xz accept it)
                 return
             rest = more
         rest = rest.lstrip(b"\0")
         while len(rest) < 8:
-            more = self._read(CHUNK)
+            more = self._read(STEP_INPUT)
             if not more:
                 break
             rest += more

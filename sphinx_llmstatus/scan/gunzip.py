@@ -87,10 +87,12 @@ class Member:
         out = b""
         if not self._inflate.eof:
             out = self._inflate.decompress(data, max_length)
-            self.unconsumed_tail = self._inflate.unconsumed_tail
             self._crc, self._size = self._lib.crc32(out, self._crc), self._size + len(out)
             if not self._inflate.eof:
+                self.unconsumed_tail = self._inflate.unconsumed_tail
                 return out
+            # What follows the deflate data is in unused_data (zlib may leave a copy of it as
+            # unconsumed_tail when the call was bounded by max_length: it is not input left).
             data = self._inflate.unused_data
         self._check(data)
         return out

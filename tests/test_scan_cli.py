@@ -139,3 +139,35 @@ def test_symptoms_and_other_layers_give_their_check_once_too(tmp_path):
     assert text.count(f"check as at {log}:1") == 299 + 49  # the symptom's later hits, the 49 more listed HCCL ones
     markdown = run("--lang", "en", "--format", "markdown", str(log)).stdout.decode()
     assert markdown.count("HCCL found another device ID") == 2 and markdown.count("npu-smi info") == 2
+
+
+def test_hits_from_files_are_written_in_pieces_and_in_order(tmp_path, monkeypatch, capsys):
+    """A write a hit made a system call each where Python's output is unbuffered
+    (PYTHONUNBUFFERED=1, as container images set it): files' hits are held and written in pieces,
+    and flushed before a path that cannot be read is named, so the order stays; standard input's
+    are written as they come (a stream's hit must show while its writer pauses)."""
+    from sphinx_llmstatus.cli import main
+    from sphinx_llmstatus.cli import scan as cli_scan
+
+    line = b"[ERROR] LinkLlmClusters failed, ret = 1343270921\n"
+    first, second = tmp_path / "a.log", tmp_path / "c.log"
+    first.write_bytes(line * 2000)
+    second.write_bytes(line)
+    writes: list[str] = []
+    real = cli_scan.write
+
+    def counted(stream, text):
+        writes.append(text)
+        real(stream, text)
+
+    monkeypatch.setattr(cli_scan, "write", counted)
+    monkeypatch.setattr(cli_scan, "error", lambda message: writes.append(f"ERROR {message}\n"))
+    assert main(["scan", "--no-progress", str(first), str(tmp_path / "b.log"), str(second)]) == 2
+    text = "".join(writes)
+    assert text.count("LLM_LINK_FAILED 0x5010B009") == 2001
+    assert text.index("ERROR cannot read") > text.rindex("a.log:2000:") and text.index("c.log:1:") > text.index("ERROR")
+    assert len(writes) < 30 and capsys.readouterr().out == "".join(w for w in writes if not w.startswith("ERROR"))
+    writes.clear()
+    monkeypatch.setattr(sys, "stdin", open(first, encoding="utf-8"))  # noqa: SIM115 (closed by the scan)
+    main(["scan", "--no-progress", "-"])
+    assert len(writes) > 2000

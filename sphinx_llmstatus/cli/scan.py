@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 
 #: Exit status after Ctrl-C (128 + SIGINT), as shells report it.
 EXIT_INTERRUPTED = 130
+#: Characters of hits held for one write to standard output when only files are scanned.
+HELD_OUTPUT = 1 << 16
 
 
 class _Run:
@@ -55,6 +57,35 @@ class _Run:
         self.found = False
         self._labels: dict[str, str] = {}
         self.progress = progress
+        # Hits from files are written in pieces of HELD_OUTPUT, as grep writes to a pipe: a write a
+        # hit is a system call each where Python's output is unbuffered (PYTHONUNBUFFERED=1, as
+        # container images set it), 10 us a hit. A stream's hits (standard input, a named pipe)
+        # and a terminal's are written as they come: they must show while the writer pauses.
+        self._held: list[str] | None = None if sys.stdout is None or sys.stdout.isatty() else []
+        self._held_size = 0
+
+    def hold_output(self, paths: list[str]) -> None:
+        """Write as hits come when one of ``paths`` is a stream."""
+        if any(map(_is_stream, paths)):
+            self._held = None
+
+    def flush_output(self) -> None:
+        """Write the hits held."""
+        if self._held:
+            text = "".join(self._held)
+            self._held.clear()
+            self._held_size = 0
+            write(sys.stdout, text)
+
+    def _write(self, text: str) -> None:
+        if self._held is None:
+            with self.progress.paused():
+                write(sys.stdout, text)
+            return
+        self._held.append(text)
+        self._held_size += len(text)
+        if self._held_size >= HELD_OUTPUT:
+            self.flush_output()
 
     def replay(self, path: str, events: Iterator[Event]) -> None:
         """Take one path's events: count, write the hits, name what could not be read."""
@@ -98,9 +129,7 @@ class _Run:
             # A worker's rendering holds for hits the report did not mark (scan.pipeline.Found.rendered).
             rendered = [line if hit.consequence_of is None else None
                         for hit, line in zip(marked, event.rendered)] if event.rendered else ()
-            text = self.fmt.scan_hits(event.before, marked, event.after, file, bool(self.args.context), rendered)
-            with self.progress.paused():
-                write(sys.stdout, text)
+            self._write(self.fmt.scan_hits(event.before, marked, event.after, file, bool(self.args.context), rendered))
 
     def _closed(self, event: Closed) -> None:
         self.report.note_clues(self._key(event.name), event.clues)
@@ -111,6 +140,7 @@ class _Run:
             self.scanned += 1
 
     def _cannot_read(self, name: str, reason: str) -> None:
+        self.flush_output()  # the hits read before it first, as written without holding
         with self.progress.paused(stderr=True):  # the message on its own line, not after the bar
             error(f"cannot read {self._label(name)}: {reason}")
         self.unreadable = True
@@ -139,18 +169,32 @@ def scan_files(files: list[str], args: Args, registry: Registry, fmt: Format) ->
     with Progress(paths, enabled=not getattr(args, "no_progress", False)) as progress:
         run = _Run(args, registry, fmt, roots, progress)
         run.unreadable = not walk_ok
+        run.hold_output(paths)
         try:
             for path, events in _sources(paths, opts, args, registry, progress):
                 run.replay(path, events)
                 progress.done(path)
         except KeyboardInterrupt:
             interrupted = True
+        finally:
+            run.flush_output()
     if run.scanned or run.found or interrupted:  # "no code found" would mislead if nothing was read whole
         write(sys.stdout, fmt.scan_end(run.report, run.summary_only))
     if interrupted:
         error(f"interrupted: the report covers what was read before Ctrl-C ({run.scanned} file(s) whole)")
         return EXIT_INTERRUPTED
     return 2 if run.unreadable else 1 if run.report.failures else 0
+
+
+def _is_stream(path: str) -> bool:
+    """Standard input, a named pipe, a device: what may pause between lines (a path that cannot be
+    read is named on stderr, nothing to stream)."""
+    if path == "-":
+        return True
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
 
 
 def _output_file() -> os.stat_result | None:

@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 CLI = [sys.executable, "-m", "sphinx_llmstatus", "scan"]
 
 
@@ -171,3 +173,35 @@ def test_hits_from_files_are_written_in_pieces_and_in_order(tmp_path, monkeypatc
     monkeypatch.setattr(sys, "stdin", open(first, encoding="utf-8"))  # noqa: SIM115 (closed by the scan)
     main(["scan", "--no-progress", "-"])
     assert len(writes) > 2000
+
+
+@pytest.mark.parametrize("form", [[], ["-C", "2"], ["--json"]])
+@pytest.mark.parametrize("where", ["writing", "diagnosing"])
+def test_ctrl_c_while_a_hit_is_written_or_diagnosed_keeps_every_line_read(tmp_path, monkeypatch, capsys, form, where):
+    """Ctrl-C raises in whichever frame runs: while the command writes a hit, or the diagnosis
+    judges one, the scanner and the diagnosis hold the hits of lines already read (a block's, the
+    failures waiting for their 200 lines). They are told of it and give them: the report counts
+    every failure read but the one in hand (the summary counted 1 of 3,000)."""
+    from sphinx_llmstatus.cli import main
+    from sphinx_llmstatus.cli import scan as cli_scan
+    from sphinx_llmstatus.scan.diagnosis import Diagnoser
+
+    log = tmp_path / "a.log"
+    log.write_bytes(b"[ERROR] LinkLlmClusters failed, ret = 1343270921\n" * 3000)
+    target, name = (cli_scan._Run, "_write") if where == "writing" else (Diagnoser, "diagnose")
+    real = getattr(target, name)
+    calls = []
+
+    def interrupted(self, *args):
+        calls.append(1)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+        return real(self, *args)
+
+    monkeypatch.setattr(target, name, interrupted)
+    assert main(["scan", "--no-progress", *form, str(log)]) == 130
+    out = capsys.readouterr().out
+    if "--json" in form:  # (every hit, no report): all but the one in hand
+        assert len(out.splitlines()) == 2999
+    else:  # the one in hand was counted before it was written, lost while it was judged
+        assert f"Summary: {3000 if where == 'writing' else 2999} occurrence(s)" in out

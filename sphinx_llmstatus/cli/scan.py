@@ -22,6 +22,7 @@ from dataclasses import replace
 
 from ..registry.model import Registry
 from ..scan.events import Closed, Event, Failed, Opened
+from ..scan.interrupt import after_interrupt
 from ..scan.pipeline import ScanOptions
 from ..scan.report import Place, Report
 from ..scan.sources import walk
@@ -170,12 +171,15 @@ def scan_files(files: list[str], args: Args, registry: Registry, fmt: Format) ->
         run = _Run(args, registry, fmt, roots, progress)
         run.unreadable = not walk_ok
         run.hold_output(paths)
+        source = None
         try:
-            for path, events in _sources(paths, opts, args, registry, progress):
-                run.replay(path, events)
-                progress.done(path)
+            for source in _sources(paths, opts, args, registry, progress):
+                run.replay(*source)
+                progress.done(source[0])
         except KeyboardInterrupt:
             interrupted = True
+            if source is not None:  # Ctrl-C while a hit was written: the rest of what was read
+                run.replay(source[0], after_interrupt(source[1]))
         finally:
             run.flush_output()
     if run.scanned or run.found or interrupted:  # "no code found" would mislead if nothing was read whole

@@ -10,6 +10,7 @@ from typing import BinaryIO, NamedTuple
 from ..registry.model import Registry
 from .engine import EXCERPT_HEAD, NEIGHBOURS, LineWatch, _scan_segments, scanner
 from .hit import Hit
+from .interrupt import after_interrupt
 from .reading import Block, LongPiece, Pause, iter_segments
 
 
@@ -84,6 +85,10 @@ class _Around:
             done.append(self.open.popleft())
         return done
 
+    def take(self, item: Hit | int) -> list[Group]:
+        """:meth:`add` a hit, or :meth:`read_to` the number of lines read so far."""
+        return self.read_to(item) if isinstance(item, int) else self.add(item)
+
     def rest(self) -> list[Group]:
         """The groups still open at the end of the input."""
         done, self.open = list(self.open), deque()
@@ -119,10 +124,12 @@ def scan_with_context(
                           progress)
     try:
         for hit in hits:
-            yield from around.read_to(hit) if isinstance(hit, int) else around.add(hit)
+            yield from around.take(hit)
             if isinstance(hit, int):
                 yield hit
-    except KeyboardInterrupt:  # Ctrl-C while reading: the groups of what was read, as at the end
+    except KeyboardInterrupt:  # the groups of what was read, as at the end (:mod:`.interrupt`)
+        for hit in after_interrupt(hits):
+            yield from around.take(hit)
         yield from around.rest()
         raise
     yield from around.rest()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from typing import BinaryIO, NamedTuple
+from typing import BinaryIO, NamedTuple, TypeVar
 
 from ..registry.model import Registry
 from .around import scan_with_context
@@ -24,10 +24,14 @@ from .events import Closed, Event, Failed, Found, Opened
 from .evidence import Lines
 from .helper import cpus
 from .hit import Hit
+from .interrupt import after_interrupt
 from .prefilter import ANY
 from .report import Report
 from .sources import is_regular
 from .timeline import ClueWatch, Times
+
+T = TypeVar("T")
+U = TypeVar("U")
 
 
 @dataclass(frozen=True)
@@ -87,10 +91,20 @@ def _diagnosed(name: str, stream: BinaryIO, opts: ScanOptions, registry: Registr
     evidence = Lines(registry, times)
     watched = _Watch(scanner(registry).watch_literals, watch, evidence)
     diagnoser = Diagnoser(registry, watch, evidence, times)
+
+    def take(item: Found | int) -> Iterator[Found]:
+        return diagnoser.read_to(item) if isinstance(item, int) else diagnoser.feed(item)
+
+    found = _found(name, stream, opts, registry, watched, waits)
     try:
-        for found in _found(name, stream, opts, registry, watched, waits):
-            yield from diagnoser.read_to(found) if isinstance(found, int) else diagnoser.feed(found)
-    except KeyboardInterrupt:  # the report of what was read (llmstatus scan) keeps the held failures
+        for item in found:
+            yield from take(item)
+    except KeyboardInterrupt:
+        # The report of what was read (llmstatus scan) keeps the hits the scanner still holds (when
+        # Ctrl-C came here or in the command: the scanner gives them when it came while it read)
+        # and the failures held for their windows.
+        for item in after_interrupt(found):
+            yield from take(item)
         yield from diagnoser.flush()
         raise
     yield from diagnoser.flush()
@@ -117,12 +131,23 @@ def _found(name: str, stream: BinaryIO, opts: ScanOptions, registry: Registry, w
            waits: Callable[[int], bool] | None = None) -> Iterator[Found | int]:
     """The log's hits as :class:`Found` events and, between them, how many lines have been read."""
     if opts.context:
-        for group in scan_with_context(stream, opts.context, registry=registry, include_success=opts.include_success,
-                                       watch=watched, progress=True):
-            yield group if isinstance(group, int) else Found(name, *group)
+        groups = scan_with_context(stream, opts.context, registry=registry, include_success=opts.include_success,
+                                   watch=watched, progress=True)
+        yield from _each(groups, lambda group: group if isinstance(group, int) else Found(name, *group))
         return
-    for item in scan_progress(stream, registry, opts.include_success, watched, opts.helper, waits):
-        yield item if isinstance(item, int) else Found(name, [], [item], [])
+    hits = scan_progress(stream, registry, opts.include_success, watched, opts.helper, waits)
+    yield from _each(hits, lambda item: item if isinstance(item, int) else Found(name, [], [item], []))
+
+
+def _each(items: Iterator[T], made: Callable[[T], U]) -> Iterator[U]:
+    """``made`` of each of ``items``; Ctrl-C here is told to ``items`` (:mod:`.interrupt`)."""
+    try:
+        for item in items:
+            yield made(item)
+    except KeyboardInterrupt:
+        for item in after_interrupt(items):
+            yield made(item)
+        raise
 
 
 class Triaged(NamedTuple):

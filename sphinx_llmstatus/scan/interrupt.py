@@ -1,0 +1,35 @@
+"""Ctrl-C that came while another frame ran: what a suspended scan still gives.
+
+A scan is a chain of generators (the reader and scanner, ``-C``'s groups, the diagnosis, the
+events). Ctrl-C raises in whichever frame runs: while the scanner reads, it gives the hits of the
+lines read and ends; while the command writes a hit or the diagnosis judges one, the generators
+below are suspended, holding hits of lines already read. Each layer tells the one below with
+:func:`after_interrupt`, which gives what that one still gives, so the report keeps every line
+read.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+T = TypeVar("T")
+
+
+def after_interrupt(items: Iterator[T]) -> Iterator[T]:
+    """What ``items``, a generator Ctrl-C did not stop, still gives once told of it (a scan: the
+    hits of the lines it read; then it ends with the interrupt). Nothing from a generator that
+    ended with the interrupt itself, or from an iterator that is no generator."""
+    throw = getattr(items, "throw", None)
+    if throw is None:
+        return
+    try:
+        item = throw(KeyboardInterrupt())
+        while True:
+            yield item
+            item = next(items)
+    except (KeyboardInterrupt, StopIteration):
+        return

@@ -375,10 +375,14 @@ def test_a_pipe_left_non_blocking_is_read_to_its_end():
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs poll on a pipe")
-@pytest.mark.parametrize("form", ["gzip", "utf-16"])
+@pytest.mark.parametrize("form", ["gzip", "utf-16", "gzip member", "bzip2 member", "xz member"])
 def test_a_slow_writers_compressed_or_utf16_stream_is_scanned_as_it_comes(form):
     """A gzip stream flushed as it is written, or UTF-16 text, from a writer that pauses: the
-    decoder reads what is there, not a whole chunk (a tester's hits came only at the end)."""
+    decoder reads what is there, not a whole chunk (a tester's hits came only at the end). A
+    whole member, the next to come: its lines are given before the next member is waited for (a
+    tester's writer of a member every 1.5 s had each member's hits shown with the next)."""
+    import bz2
+    import lzma
     import zlib
 
     from sphinx_llmstatus.scan.evidence import WINDOW_LINES
@@ -387,6 +391,8 @@ def test_a_slow_writers_compressed_or_utf16_stream_is_scanned_as_it_comes(form):
     if form == "gzip":
         packer = zlib.compressobj(6, zlib.DEFLATED, 31)  # the gzip format
         data = packer.compress(text) + packer.flush(zlib.Z_SYNC_FLUSH)
+    elif form.endswith("member"):
+        data = {"gzip": gzip.compress, "bzip2": bz2.compress, "xz": lzma.compress}[form.split()[0]](text)
     else:
         data = text.decode().encode("utf-16")  # with its BOM
     assert b"LLM_LINK_FAILED" in _first_line_while_open(data)
@@ -533,37 +539,47 @@ def test_gzip_inflates_alike_with_zlib_and_isa_l(monkeypatch):
                 assert (said is None and not damage) or (said in damage[0] and "lines before" in damage[0])
 
 
-@pytest.mark.parametrize("fmt", ["gzip", "bzip2", "xz"])
-def test_corrupt_compressed_data_keeps_the_lines_its_tool_gives(tmp_path, monkeypatch, fmt):
+@pytest.mark.parametrize(("fmt", "case"), [("gzip", "repeated"), ("gzip", "random"), ("bzip2", "repeated"),
+                                           ("xz", "repeated")])
+def test_corrupt_compressed_data_keeps_the_lines_its_tool_gives(tmp_path, monkeypatch, fmt, case):
     """Data that is itself corrupt (not a bad checksum, not a cut) keeps the lines before it: the
     decoders raise and keep nothing of the call that met it, so each call gives at most
     decompress.STEP bytes (a tester's file lost up to 4 MiB of lines that gzip -dc prints: it
-    loses at most its window, 32 KiB). Made by the real tool and read back by it, with ISA-L and
-    with zlib for gzip."""
-    import io
+    loses at most its window, 32 KiB). ISA-L decodes up to its own 32 KiB ahead of what a call
+    gives: twice that (a second tester's file, "random": 58,796 bytes short of what zlib decodes).
+    Made by the real tool and read back by it, with ISA-L and with zlib for gzip."""
+    import random
 
     from sphinx_llmstatus.scan import decompress
+    from sphinx_llmstatus.scan.bundles import inputs
 
     if shutil.which(fmt) is None:
         pytest.skip(f"{fmt} is not installed")
-    text = b"".join(b"%d LinkLlmClusters failed, ret = 1343270921\n" % i for i in range(300_000))
-    plain = tmp_path / "w.log"
+    if case == "random":  # the second tester's: a hit every 10th line, filler of random floats
+        rnd = random.Random(2)
+        text = "".join(f"[ERROR] LinkLlmClusters failed, ret = 1343270921 line {i}\n" if i % 10 == 0
+                       else f"[INFO] filler {rnd.random()} line {i}\n" for i in range(1, 200_001)).encode()
+    else:
+        text = b"".join(b"%d LinkLlmClusters failed, ret = 1343270921\n" % i for i in range(300_000))
+    plain = tmp_path / "dense.log"  # (the name is in gzip's header: the tester's offset)
     plain.write_bytes(text)
-    packed = subprocess.run([fmt, "-c", str(plain)], capture_output=True, check=True).stdout
-    at = len(packed) * 3 // 5
+    packed = subprocess.run([fmt, "-c", plain.name], capture_output=True, check=True, cwd=tmp_path).stdout
+    at = 2119879 if case == "random" else len(packed) * 3 // 5
     bad = tmp_path / "bad.log.z"
     bad.write_bytes(packed[:at] + b"\xff" * 64 + packed[at + 64:])  # (gzip: "format violated")
     tool = subprocess.run([fmt, "-dc", str(bad)], capture_output=True, check=False).stdout
     assert len(tool) > len(text) // 2  # (what comes out may end in bytes the corrupt data decoded to)
-    makers = [lambda: False] + ([lambda: True] if fmt == "gzip" and decompress.fast_gzip() else [])
-    for fast in makers:
+    makers = [(lambda: False, decompress.STEP)]
+    if fmt == "gzip" and decompress.fast_gzip():
+        makers.append((lambda: True, 2 * decompress.STEP))
+    for fast, most in makers:
         monkeypatch.setattr(decompress, "fast_gzip", fast)
-        damage: list[str] = []
-        out = io.BufferedReader(decompress.Decoded(io.BytesIO(bad.read_bytes()), fmt, damage)).read()
-        # The same bytes, up to where each stopped: the tool's step or ours may end first.
-        assert tool.startswith(out) or out.startswith(tool)
-        assert len(out) >= len(tool) - decompress.STEP, (len(out), len(tool))
-        assert "corrupt" in damage[0] and "lines before" in damage[0]
+        for log in inputs(str(bad), False, None, None):  # read as the scan reads it
+            out = log.stream.read()
+            # The same bytes, up to where each stopped: the tool's step or ours may end first.
+            assert tool.startswith(out) or out.startswith(tool)
+            assert len(out) >= len(tool) - most, (len(out), len(tool))
+            assert "corrupt" in log.damage[0] and "lines before" in log.damage[0]
 
 
 class _Trickle(io.BytesIO):

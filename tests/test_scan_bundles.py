@@ -358,6 +358,28 @@ def test_a_named_pipe_given_as_a_file_is_read(tmp_path):
     assert proc.returncode == 1 and b'"token": "1343270921"' in out, err
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_named_pipe_given_as_a_file_is_scanned_as_it_comes(tmp_path):
+    """A named pipe (or ``/dev/stdin``, ``<(...)``) given as a path streams as ``-`` does: a
+    tester's writer's hits came only once it closed (the buffered file waited to fill its read)."""
+    import select
+
+    from sphinx_llmstatus.scan.evidence import WINDOW_LINES
+
+    fifo = tmp_path / "log.fifo"
+    os.mkfifo(fifo)
+    proc = subprocess.Popen([*CLI, "scan", str(fifo)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "NO_COLOR": "1"})
+    writer = os.open(fifo, os.O_WRONLY)  # once the scan opens it for reading
+    try:
+        os.write(writer, FAILURE + b"worker ok\n" * WINDOW_LINES)
+        assert select.select([proc.stdout], [], [], 60)[0], "no line while the writer pauses"
+        assert b"LLM_LINK_FAILED" in proc.stdout.readline()
+    finally:
+        os.close(writer)
+        proc.communicate(timeout=60)
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a non-blocking pipe")
 def test_a_pipe_left_non_blocking_is_read_to_its_end():
     """A descriptor another program left non-blocking: a read of no data is no end of input."""

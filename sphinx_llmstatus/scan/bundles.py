@@ -101,12 +101,15 @@ def inputs(path: str, long: bool = False, stdin: BinaryIO | None = None,
     ``on_read`` is called with the bytes of ``path`` read so far, as they are read.
     """
     walk = _Walk(Budget(), long)
+    opened: BinaryIO | None = None
     if path == "-":
         raw: BinaryIO = _Ends(stdin if stdin is not None else sys.stdin.buffer)  # type: ignore[assignment]
         mtime = None
     else:
-        raw = open(path, "rb")  # noqa: SIM115 (closed below)
+        raw = opened = open(path, "rb")  # noqa: SIM115 (closed below)
         mtime = _mtime(raw)
+        if not _is_regular(raw):  # a named pipe, <(...), a device: read as standard input is, as it comes
+            raw = _Ends(opened)  # type: ignore[assignment]
     stream: BinaryIO | None = None
     try:
         stream = _opened(raw, path, walk, on_read)
@@ -116,8 +119,15 @@ def inputs(path: str, long: bool = False, stdin: BinaryIO | None = None,
     finally:
         if stream is not None:
             stream.close()
-        if path != "-":
-            raw.close()
+        if opened is not None:
+            opened.close()
+
+
+def _is_regular(raw: BinaryIO) -> bool:
+    try:
+        return stat.S_ISREG(os.fstat(raw.fileno()).st_mode)
+    except (OSError, ValueError):
+        return True  # (no descriptor: read as it is)
 
 
 def _opened(raw: BinaryIO, path: str, walk: _Walk, on_read: Callable[[int], None] | None) -> BinaryIO:
@@ -247,7 +257,7 @@ def _seekable(stream: BinaryIO) -> BinaryIO:
 
 
 class _Ends(io.RawIOBase):
-    """Standard input whose end stays the end: a terminal gives one empty read per Ctrl-D, and
+    """Standard input (or a named pipe given as a path) whose end stays the end: a terminal gives one empty read per Ctrl-D, and
     the formats are told apart by looking ahead, which would ask the user for more.
 
     A pipe gives at most what it holds (64 KiB) a read: a read goes on while more is waiting, so
@@ -263,6 +273,9 @@ class _Ends(io.RawIOBase):
 
     def readable(self) -> bool:
         return True
+
+    def fileno(self) -> int:
+        return self._inner.fileno()
 
     def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
         if self._ended:

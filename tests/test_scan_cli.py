@@ -205,3 +205,25 @@ def test_ctrl_c_while_a_hit_is_written_or_diagnosed_keeps_every_line_read(tmp_pa
         assert len(out.splitlines()) == 2999
     else:  # the one in hand was counted before it was written, lost while it was judged
         assert f"Summary: {3000 if where == 'writing' else 2999} occurrence(s)" in out
+
+
+def test_a_second_ctrl_c_while_the_rest_is_given_ends_with_the_report_so_far(tmp_path, monkeypatch, capsys):
+    """After Ctrl-C the rest of what was read is given (it may take a while on a log of hits); a
+    second Ctrl-C ends that at once, with the report of what was given and exit status 130."""
+    from sphinx_llmstatus.cli import main
+    from sphinx_llmstatus.cli import scan as cli_scan
+
+    log = tmp_path / "a.log"
+    log.write_bytes(b"[ERROR] LinkLlmClusters failed, ret = 1343270921\n" * 3000)
+    real, calls = cli_scan._Run._write, []
+
+    def interrupted(self, text):
+        calls.append(1)
+        if len(calls) in (1, 3):
+            raise KeyboardInterrupt
+        return real(self, text)
+
+    monkeypatch.setattr(cli_scan._Run, "_write", interrupted)
+    assert main(["scan", "--no-progress", str(log)]) == 130
+    captured = capsys.readouterr()
+    assert "Summary: 3 occurrence(s)" in captured.out and "interrupted" in captured.err

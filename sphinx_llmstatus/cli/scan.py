@@ -179,7 +179,10 @@ def scan_files(files: list[str], args: Args, registry: Registry, fmt: Format) ->
         except KeyboardInterrupt:
             interrupted = True
             if source is not None:  # Ctrl-C while a hit was written: the rest of what was read
-                run.replay(source[0], after_interrupt(source[1]))
+                try:
+                    run.replay(source[0], after_interrupt(source[1]))
+                except KeyboardInterrupt:  # a second Ctrl-C: the report of what was replayed, now
+                    pass
         finally:
             run.flush_output()
     if run.scanned or run.found or interrupted:  # "no code found" would mislead if nothing was read whole

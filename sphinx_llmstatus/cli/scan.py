@@ -25,7 +25,7 @@ from ..scan.events import Closed, Event, Failed, Opened
 from ..scan.interrupt import after_interrupt
 from ..scan.pipeline import ScanOptions
 from ..scan.report import Place, Report
-from ..scan.sources import walk
+from ..scan.sources import is_regular, walk
 from ..scan.timeline import Times, host_of, role_of_path
 from .formats import STDIN_LABEL, shown_name
 from .output import error, shown_path, write
@@ -196,12 +196,7 @@ def scan_files(files: list[str], args: Args, registry: Registry, fmt: Format) ->
 def _is_stream(path: str) -> bool:
     """Standard input, a named pipe, a device: what may pause between lines (a path that cannot be
     read is named on stderr, nothing to stream)."""
-    if path == "-":
-        return True
-    try:
-        return not stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:
-        return False
+    return path == "-" or (os.path.exists(path) and not is_regular(path))
 
 
 def _output_file() -> os.stat_result | None:

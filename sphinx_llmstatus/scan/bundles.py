@@ -124,6 +124,7 @@ def inputs(path: str, long: bool = False, stdin: BinaryIO | None = None,
 
 
 def _is_regular(raw: BinaryIO) -> bool:
+    """Whether the open file ``raw`` is a regular file (its reads never wait for a writer)."""
     try:
         return stat.S_ISREG(os.fstat(raw.fileno()).st_mode)
     except (OSError, ValueError):
@@ -257,8 +258,9 @@ def _seekable(stream: BinaryIO) -> BinaryIO:
 
 
 class _Ends(io.RawIOBase):
-    """Standard input (or a named pipe given as a path) whose end stays the end: a terminal gives one empty read per Ctrl-D, and
-    the formats are told apart by looking ahead, which would ask the user for more.
+    """Standard input, or a named pipe given as a path, whose end stays the end: a terminal gives
+    one empty read per Ctrl-D, and the formats are told apart by looking ahead, which would ask
+    the user for more.
 
     A pipe gives at most what it holds (64 KiB) a read: a read goes on while more is waiting, so
     a fast writer's input comes in blocks as large as a file's (each block costs the scan a

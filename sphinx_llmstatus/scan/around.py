@@ -10,7 +10,7 @@ from typing import BinaryIO, NamedTuple
 from ..registry.model import Registry
 from .engine import EXCERPT_HEAD, NEIGHBOURS, LineWatch, _scan_segments, scanner
 from .hit import Hit
-from .interrupt import after_interrupt
+from .interrupt import relay
 from .reading import Block, LongPiece, Pause, iter_segments
 
 
@@ -122,14 +122,15 @@ def scan_with_context(
     around = _Around(context)
     hits = _scan_segments(around.recording(iter_segments(stream)), scanner(registry), include_success, watch,
                           progress)
+
+    def step(hit: Hit) -> Iterator[Group]:
+        yield from around.take(hit)
+        if isinstance(hit, int):  # with progress: the lines read so far
+            yield hit
+
     try:
-        for hit in hits:
-            yield from around.take(hit)
-            if isinstance(hit, int):
-                yield hit
+        yield from relay(hits, step)
     except KeyboardInterrupt:  # the groups of what was read, as at the end (:mod:`.interrupt`)
-        for hit in after_interrupt(hits):
-            yield from around.take(hit)
         yield from around.rest()
         raise
     yield from around.rest()

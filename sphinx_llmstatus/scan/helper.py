@@ -17,11 +17,12 @@ the same whichever process prefiltered a block, and the line breaks before each 
 The helper ignores Ctrl-C and ends when this process closes its pipe, exits or stops it; if it
 dies, this process prefilters the rest itself.
 Forking is safe only while this process runs one thread: otherwise no helper is started. A
-regular file gets one, and standard input: blocks are held until the slots are full, but a
-pipe's only while its writer writes on. Before a read that would wait more than
-:data:`PAUSE_MS`, the blocks held are scanned (:meth:`Ahead.idle`), so ``tail -f log |
-llmstatus scan -`` still shows each hit once its line, and for a failure the lines that may
-prove its cause, have arrived, whether the writer pauses between lines or within one.
+regular file gets one, and a stream (standard input, a named pipe given as a path): blocks are
+held until the slots are full, but a pipe's only while its writer writes on. Before a read that
+would wait more than :data:`PAUSE_MS`, the blocks held are scanned (:meth:`Ahead.idle`), so
+``tail -f log | llmstatus scan -`` still shows each hit once its line, and for a failure the
+lines that may prove its cause, have arrived, whether the writer pauses between lines or within
+one.
 """
 
 from __future__ import annotations

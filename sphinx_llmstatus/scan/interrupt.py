@@ -5,7 +5,7 @@ events). Ctrl-C raises in whichever frame runs: while the scanner reads, it give
 lines read and ends; while the command writes a hit or the diagnosis judges one, the generators
 below are suspended, holding hits of lines already read. Each layer tells the one below with
 :func:`after_interrupt`, which gives what that one still gives, so the report keeps every line
-read.
+read; :func:`relay` is a layer's loop that does so.
 """
 
 from __future__ import annotations
@@ -14,9 +14,23 @@ from typing import TypeVar
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterable, Iterator
 
 T = TypeVar("T")
+U = TypeVar("U")
+
+
+def relay(items: Iterator[T], step: Callable[[T], Iterable[U]]) -> Iterator[U]:
+    """What ``step`` makes of each of ``items``. Ctrl-C here, or told by a layer above (thrown in
+    while this waits in ``step``), is told to ``items``: what they still give goes through ``step``
+    too, then the interrupt goes on up, where the caller ends as at the end of input."""
+    try:
+        for item in items:
+            yield from step(item)
+    except KeyboardInterrupt:
+        for item in after_interrupt(items):
+            yield from step(item)
+        raise
 
 
 def after_interrupt(items: Iterator[T]) -> Iterator[T]:

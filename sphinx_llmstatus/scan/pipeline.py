@@ -12,7 +12,7 @@ events in order, whether they were made here or by ``-j N`` workers
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import BinaryIO, NamedTuple, TypeVar
 
 from ..registry.model import Registry
@@ -24,10 +24,9 @@ from .events import Closed, Event, Failed, Found, Opened
 from .evidence import Lines
 from .helper import cpus
 from .hit import Hit
-from .interrupt import after_interrupt
+from .interrupt import relay
 from .prefilter import ANY
 from .report import Report
-from .sources import is_regular
 from .timeline import ClueWatch, Times
 
 T = TypeVar("T")
@@ -44,8 +43,8 @@ class ScanOptions:
     #: What a ``-j`` worker runs on each line's hits to prepare their output (picklable; None:
     #: the command lays them out itself). The scan never imports a face: the command hands it in.
     render: Callable[[list[Hit], str], list[str]] | None = None
-    #: Whether a second process may prefilter the blocks of a big regular file or of standard
-    #: input (:mod:`.helper`): the command asks for it when it scans in this process; a library
+    #: Whether a second process may prefilter the blocks of a big regular file or of a stream
+    #: (:mod:`.helper`): the command asks for it when it scans in this process; a library
     #: caller (a notebook) never forks.
     helper: bool = False
 
@@ -61,8 +60,6 @@ def events(path: str, opts: ScanOptions, registry: Registry, stdin: BinaryIO | N
 
     ``on_read`` is told how many bytes of the file have been read, as reading goes.
     """
-    if opts.helper and path != "-" and not is_regular(path):  # a named pipe: no test of what waits in it
-        opts = replace(opts, helper=False)
     try:
         logs = inputs(path, opts.long, stdin, on_read)
         for log in logs:
@@ -95,16 +92,11 @@ def _diagnosed(name: str, stream: BinaryIO, opts: ScanOptions, registry: Registr
     def take(item: Found | int) -> Iterator[Found]:
         return diagnoser.read_to(item) if isinstance(item, int) else diagnoser.feed(item)
 
-    found = _found(name, stream, opts, registry, watched, waits)
     try:
-        for item in found:
-            yield from take(item)
+        yield from relay(_found(name, stream, opts, registry, watched, waits), take)
     except KeyboardInterrupt:
-        # The report of what was read (llmstatus scan) keeps the hits the scanner still holds (when
-        # Ctrl-C came here or in the command: the scanner gives them when it came while it read)
-        # and the failures held for their windows.
-        for item in after_interrupt(found):
-            yield from take(item)
+        # The report of what was read (llmstatus scan) keeps the failures held for their windows
+        # too (relay gave the hits the scanner still held).
         yield from diagnoser.flush()
         raise
     yield from diagnoser.flush()
@@ -141,13 +133,7 @@ def _found(name: str, stream: BinaryIO, opts: ScanOptions, registry: Registry, w
 
 def _each(items: Iterator[T], made: Callable[[T], U]) -> Iterator[U]:
     """``made`` of each of ``items``; Ctrl-C here is told to ``items`` (:mod:`.interrupt`)."""
-    try:
-        for item in items:
-            yield made(item)
-    except KeyboardInterrupt:
-        for item in after_interrupt(items):
-            yield made(item)
-        raise
+    return relay(items, lambda item: (made(item),))
 
 
 class Triaged(NamedTuple):

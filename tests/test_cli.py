@@ -594,23 +594,58 @@ def test_formats_come_from_one_table():
     assert "args.json" not in source and "args.format ==" not in source
 
 
-def test_ctrl_c_during_a_scan_prints_no_traceback(tmp_path):
+def _scan_of_many_codes(tmp_path: Path, *options: str, line: bytes = b"x" * 200 + b" ret = 1343270921\n"
+                        ) -> subprocess.Popen:
+    """``llmstatus scan`` of 40 MB of ``line``s, under way (stderr a pipe)."""
     import signal
     import time
 
     big = tmp_path / "big.log"
-    line = b"x" * 200 + b" ret = 1343270921\n"
     with big.open("wb") as fh:
         fh.write(line * ((40 << 20) // len(line)))
     # A shell's background job ignores SIGINT, and a child would inherit that: the default is restored.
-    proc = subprocess.Popen([str(SCRIPT), "scan", str(big)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    proc = subprocess.Popen([str(SCRIPT), "scan", *options, str(big)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(1.0)
     assert proc.poll() is None, "the scan ended before Ctrl-C"
+    return proc
+
+
+def test_ctrl_c_during_a_scan_prints_no_traceback(tmp_path):
+    import signal
+
+    from sphinx_llmstatus.cli.scan import CTRL_C_NOTICE
+
+    proc = _scan_of_many_codes(tmp_path)
     os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole process group
     _, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert b"Traceback" not in stderr and b"KeyboardInterrupt" not in stderr, stderr.decode()
+    assert stderr.count(CTRL_C_NOTICE) == 1, stderr.decode()
+
+
+def test_ctrl_c_says_the_lines_read_are_still_scanned_and_a_second_ends_it(tmp_path):
+    """After Ctrl-C, the lines read ahead are still scanned for the report: on a log dense with
+    codes that takes seconds (a tester waited up to 31 s, told nothing). The first Ctrl-C says so
+    at once, and how to stop; the second gives the report of what was scanned."""
+    import select
+    import signal
+    import time
+
+    from sphinx_llmstatus.cli.scan import CTRL_C_NOTICE
+
+    # Short lines, each a hit: what was read ahead would take a minute to scan.
+    proc = _scan_of_many_codes(tmp_path, "--summary", line=b"ret = 1343270921\n")
+    os.killpg(proc.pid, signal.SIGINT)
+    assert select.select([proc.stderr], [], [], 30)[0], "no word after Ctrl-C"
+    told = os.read(proc.stderr.fileno(), 4096)
+    start = time.monotonic()
+    os.killpg(proc.pid, signal.SIGINT)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and told == CTRL_C_NOTICE, told + stderr
+    assert time.monotonic() - start < 10
+    assert b"Traceback" not in stderr and b"interrupted" in stderr and CTRL_C_NOTICE not in stderr
 
 
 # -- issue 9 part 3: causes, settings and framework notes ------------------------------------

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import stat
 import sys
+from contextlib import contextmanager
 from dataclasses import replace
 
 from ..registry.model import Registry
@@ -167,7 +168,7 @@ def scan_files(files: list[str], args: Args, registry: Registry, fmt: Format) ->
     if "-" in paths and sys.stdin is not None and sys.stdin.isatty():
         error("reading the log from standard input (end it with Ctrl-D; give a FILE to scan a file)")
     interrupted = False
-    with Progress(paths, enabled=not getattr(args, "no_progress", False)) as progress:
+    with Progress(paths, enabled=not getattr(args, "no_progress", False)) as progress, _told_on_ctrl_c():
         run = _Run(args, registry, fmt, roots, progress)
         run.unreadable = not walk_ok
         run.hold_output(paths)
@@ -191,6 +192,42 @@ def scan_files(files: list[str], args: Args, registry: Registry, fmt: Format) ->
         error(f"interrupted: the report covers what was read before Ctrl-C ({run.scanned} file(s) whole)")
         return EXIT_INTERRUPTED
     return 2 if run.unreadable else 1 if run.report.failures else 0
+
+
+#: Said on stderr at the first Ctrl-C: the lines read ahead are still scanned (on a log dense with
+#: codes, seconds: a tester waited up to 31 s without a word), and how to stop at once.
+CTRL_C_NOTICE = b"llmstatus: Ctrl-C: finishing the report of what was read (Ctrl-C again: the report now)\n"
+
+
+@contextmanager
+def _told_on_ctrl_c() -> Iterator[None]:
+    """Within: the first Ctrl-C says :data:`CTRL_C_NOTICE`, then raises as Python's own handler
+    does (the scan keeps every line read); the next is Python's again. Only where Python's own
+    handler is on (not where SIGINT is ignored, nor in a thread)."""
+    import signal
+
+    # On a terminal the notice gets a line of its own (after ^C, or the progress line).
+    notice = (b"\n" if os.isatty(2) else b"") + CTRL_C_NOTICE
+
+    def on_sigint(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:  # a handler runs between two steps of the program, maybe within a write: no buffer
+            os.write(2, notice)
+        except OSError:  # stderr closed (2>&-)
+            pass
+        raise KeyboardInterrupt
+
+    try:
+        ours = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        if ours:
+            signal.signal(signal.SIGINT, on_sigint)
+    except ValueError:  # not the main thread
+        ours = False
+    try:
+        yield
+    finally:
+        if ours:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _is_stream(path: str) -> bool:

@@ -203,7 +203,9 @@ CTRL_C_NOTICE = b"llmstatus: Ctrl-C: finishing the report of what was read (Ctrl
 def _told_on_ctrl_c() -> Iterator[None]:
     """Within: the first Ctrl-C says :data:`CTRL_C_NOTICE`, then raises as Python's own handler
     does (the scan keeps every line read); the next is Python's again. Only where Python's own
-    handler is on (not where SIGINT is ignored, nor in a thread)."""
+    handler is on (not where SIGINT is ignored, nor in a thread). A second SIGINT that comes while
+    this handler runs (microseconds) raises within it: one Ctrl-C, as two that come before Python
+    runs its handlers are."""
     import signal
 
     # On a terminal the notice gets a line of its own (after ^C, or the progress line).

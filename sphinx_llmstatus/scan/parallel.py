@@ -8,8 +8,10 @@ anything there). The command reads them back in the order of the paths,
 whatever order they finish in, so the output equals ``-j 1``'s, and holds one
 batch at a time: memory stays bounded however many hits a file has. At most
 ``2 N`` paths are in flight. Workers ignore SIGINT: Ctrl-C reaches the command,
-which stops them, reads what the path it waited for had written, and reports
-what was scanned.
+which stops them (SIGTERM). A worker stopped while it scans takes it as Ctrl-C
+(:mod:`.interrupt`): it writes the events of what it read, those it held too,
+and ends; the command reads what each path in flight had written, in order, and
+reports what was scanned.
 """
 
 from __future__ import annotations
@@ -25,10 +27,12 @@ import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
 from multiprocessing.pool import AsyncResult, Pool
+from typing import BinaryIO
 
 from ..registry.model import Registry
 from .events import Event, Found
 from .hit import Hit
+from .interrupt import relay
 from .pipeline import ScanOptions, events
 from .wire import Unpacker, pack
 
@@ -54,18 +58,60 @@ def _start(registry_files: tuple[str, ...]) -> None:
 BATCH = 2000
 
 
+class _Stopped(KeyboardInterrupt):
+    """The command stopped the workers (Ctrl-C): a scanning worker ends as after Ctrl-C."""
+
+
+def _stopped(signum: int, frame: object) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends the worker at once
+    raise _Stopped
+
+
 def _scan(path: str, opts: ScanOptions, spool: str) -> None:
-    """Scan ``path``, writing its packed events to the new file ``spool`` in batches."""
+    """Scan ``path``, writing its packed events to the new file ``spool`` in batches. Stopped by
+    the command, write what was read (what the scan still held too) and end the process."""
     assert _REGISTRY is not None
     with open(os.open(spool, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600), "wb") as out:
-        batch: list[Event] = []
-        for event in _joined(events(path, opts, _REGISTRY), opts):
-            batch.append(pack(event))
-            if len(batch) >= BATCH:
-                pickle.dump(batch, out, pickle.HIGHEST_PROTOCOL)
-                out.flush()  # readable as far as it goes if the command is stopped
-                batch.clear()
-        pickle.dump(batch, out, pickle.HIGHEST_PROTOCOL)
+        written = _Spool(out)
+        # Only while scanning: an idle worker stopped ends at once, as it always did.
+        signal.signal(signal.SIGTERM, _stopped)
+        try:
+            for _ in relay(_joined(events(path, opts, _REGISTRY), opts), written.put):
+                pass
+        except _Stopped:
+            written.write()
+            out.close()
+            os._exit(0)  # the pool is being torn down: no task result to give, nothing to unwind
+        finally:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        written.write()
+
+
+class _Spool:
+    """A path's events, packed, written to its spool file in batches of :data:`BATCH`."""
+
+    def __init__(self, out: BinaryIO) -> None:
+        self._out, self._batch = out, list[Event]()
+
+    def put(self, event: Event) -> tuple[()]:
+        """Take ``event`` (nothing to give back: :func:`~.interrupt.relay`'s step)."""
+        self._batch.append(pack(event))
+        if len(self._batch) >= BATCH:
+            self.write()
+        return ()
+
+    def write(self) -> None:
+        """Write the batch: whole, readable as far as it goes if the worker dies; stopped within
+        it, none of it (the reader would stop at the batch cut short, before the one after)."""
+        mark = self._out.tell()
+        try:
+            pickle.dump(self._batch, self._out, pickle.HIGHEST_PROTOCOL)
+            self._out.flush()
+        except KeyboardInterrupt:
+            self._out.seek(mark)
+            self._out.truncate()
+            raise
+        self._batch.clear()
 
 
 def _joined(found: Iterator[Event], opts: ScanOptions) -> Iterator[Event]:
@@ -74,19 +120,42 @@ def _joined(found: Iterator[Event], opts: ScanOptions) -> Iterator[Event]:
     if opts.render is None:
         yield from found
         return
-    name, hits, lines = "", list[Hit](), list[str]()
-    for event in found:
-        if hits and (not isinstance(event, Found) or event.name != name or len(hits) >= BATCH):
-            yield Found(name, [], hits, [], tuple(lines))
-            hits, lines = list[Hit](), list[str]()
+    joined = _Joined(opts)
+    try:
+        yield from relay(found, joined.take)
+    except KeyboardInterrupt:  # what was joined so far, as at the end (:mod:`.interrupt`)
+        yield from joined.rest()
+        raise
+    yield from joined.rest()
+
+
+class _Joined:
+    """The run of hits of one file being joined, laid out (:func:`_joined`)."""
+
+    def __init__(self, opts: ScanOptions) -> None:
+        self._render = opts.render
+        self._name, self._hits, self._lines = "", list[Hit](), list[str]()
+
+    def take(self, event: Event) -> list[Event]:
+        """Take ``event``: the joined run it ends, and the event itself unless it is hits to join."""
+        out = self.rest() if self._hits and (not isinstance(event, Found) or event.name != self._name
+                                             or len(self._hits) >= BATCH) else []
         if isinstance(event, Found):
-            name = event.name
-            hits += event.hits
-            lines += opts.render(event.hits, event.name)
+            assert self._render is not None
+            self._name = event.name
+            self._hits += event.hits
+            self._lines += self._render(event.hits, event.name)
         else:
-            yield event
-    if hits:
-        yield Found(name, [], hits, [], tuple(lines))
+            out.append(event)
+        return out
+
+    def rest(self) -> list[Event]:
+        """The run joined so far, as one event (none if empty); the next starts afresh."""
+        if not self._hits:
+            return []
+        out: list[Event] = [Found(self._name, [], self._hits, [], tuple(self._lines))]
+        self._hits, self._lines = [], []
+        return out
 
 
 def _read_spool(path: str) -> Iterator[list[Event]]:
@@ -98,6 +167,8 @@ def _read_spool(path: str) -> Iterator[list[Event]]:
                     yield pickle.load(spooled)  # our own workers' file, in our own 0700 directory
                 except (EOFError, pickle.UnpicklingError):  # the end, or a batch cut by Ctrl-C
                     return
+    except FileNotFoundError:  # stopped before a worker took the path
+        return
     finally:
         with contextlib.suppress(OSError):
             os.unlink(path)
@@ -159,8 +230,11 @@ class Workers:
             try:
                 result.get()
             except KeyboardInterrupt:
-                self._pool.terminate()  # the workers stop writing: what is whole can be read
+                # The workers write what they read and end: each path in flight as far as it went.
+                self._pool.terminate()
                 yield path, self._events(spool)
+                for path, spool, _result in pending:
+                    yield path, self._events(spool)
                 raise
             submit()
             yield path, self._events(spool)

@@ -17,6 +17,7 @@ import pytest
 
 from sphinx_llmstatus.registry.packaged import default_registry
 from sphinx_llmstatus.scan import engine, helper, reading
+from sphinx_llmstatus.scan.interrupt import held_back
 from sphinx_llmstatus.scan.pipeline import ScanOptions, events
 from sphinx_llmstatus.scan.prefilter import available
 
@@ -250,8 +251,46 @@ def test_a_stopped_helper_and_ctrl_c_at_the_fork(small_blocks, monkeypatch):
         os.waitpid(small_blocks[-1], os.WNOHANG)
 
 
+@pytest.mark.parametrize("where", ["a line", "waiting for an answer", "reading an answer", "holding a block",
+                                   "sending a block"])
+def test_ctrl_c_anywhere_gives_the_hits_of_what_was_read_numbered_right(small_blocks, monkeypatch, where):
+    """A real Ctrl-C (SIGINT to this process) while the scanner reads a line, waits for or reads
+    the helper's answer, holds or sends a block: the hits given are those of the whole scan up to
+    where it stopped, each line numbered right. A tester's scans lost the rest of a block and
+    misnumbered every later line (165,907 as 15,886), or paired a block with the answer of the one
+    before (KeyError, "bad marshal data", exit 1)."""
+    data = _log(7)
+    alone = _hits(data, False)
+    target, name, nth = {"a line": (engine._Segments, "_line", 150), "waiting for an answer": (helper.Helper, "wait", 4),
+                         "reading an answer": (os, "read", 4), "holding a block": (helper.Ahead, "add", 6),
+                         "sending a block": (helper.Helper, "send", 5)}[where]
+    real, calls = getattr(target, name), []
+
+    def hooked(*args):
+        if target is not os or args[1] == 1 << 16:  # os.read: the helper's answers only
+            calls.append(1)
+            if len(calls) == nth and target is not os:
+                os.kill(os.getpid(), signal.SIGINT)
+        got = real(*args)
+        if target is os and len(calls) == nth and args[1] == 1 << 16:  # once the answer is read
+            os.kill(os.getpid(), signal.SIGINT)
+        return got
+
+    monkeypatch.setattr(target, name, hooked)
+    sc = engine.scanner(default_registry())
+    ahead = engine._read_ahead(sc, True)
+    segments = reading.iter_segments(io.BytesIO(data), READ, ahead.swap if ahead is not None else None)
+    got = []
+    with pytest.raises(KeyboardInterrupt):
+        for hit in engine._scan_segments(segments, sc, False, None, True, ahead):
+            if not isinstance(hit, int):
+                got.append((hit.line_no, hit.column, hit.token, hit.family, hit.evidence, hit.columns))
+    assert len(calls) >= nth and small_blocks
+    assert 0 < len(got) < len(alone) and got == alone[:len(got)]
+
+
 def test_a_second_ctrl_c_while_the_helper_stops_is_dropped():
-    with helper._no_sigint(discard=True):
+    with held_back(discard=True):
         os.kill(os.getpid(), signal.SIGINT)
     time.sleep(0.01)  # nothing is raised: the scan is ending already
 

@@ -32,6 +32,7 @@ from . import prefilter as _prefilter
 from .context import CONTEXT_SPAN, HEAD, NEAR, ContextFinder, Prefix, PrefixReader
 from .evidence import book
 from .hit import MAX_COLUMNS, Hit
+from .interrupt import held_back
 from .prefilter import Prefiltered
 from .reading import READ_SIZE, Block, LongPiece, Pause, iter_segments, line_counts
 from .rules import Matcher, Token
@@ -360,30 +361,73 @@ def _still_wanted(literals: list[int] | None, skip: Container[int]) -> list[int]
     return [i for i in literals if i not in skip]
 
 
+#: Candidate lines read with Ctrl-C held back at a time (:meth:`_Segments.finish`): a Ctrl-C waits
+#: for at most this many (~13 ms of lines that are all codes).
+AT_ONCE = 256
+
+
+class _Block:
+    """A block being read: its bytes, the candidate lines still to read, its line counts, the
+    heads of the lines before it and the number of its first line."""
+
+    __slots__ = ("data", "end", "todo", "counts", "tail", "first")
+
+    def __init__(self, data: bytes, end: int, todo: Iterator[tuple[int, list[int] | None, bool]],
+                 counts: dict[int, int], tail: list[bytes], first: int) -> None:
+        self.data, self.end, self.todo, self.counts, self.tail, self.first = data, end, todo, counts, tail, first
+
+
 class _Segments:
     """One scan's reading of its segments: the candidate lines of each run, and the pieces of a long
-    line, made into queued hits (:class:`_Run`)."""
+    line, made into queued hits (:class:`_Run`).
+
+    Ctrl-C comes between two runs of :data:`AT_ONCE` lines, never within a line (SIGINT is held back
+    meanwhile: :func:`~.interrupt.held_back`); the block it cut is read to its end by
+    :meth:`finish`, as the scan gives what it read. Cut within a line, a block lost its other lines
+    and every later line its number (a tester's report numbered line 165,907 as 15,886)."""
 
     def __init__(self, sc: Scanner, include_success: bool, watch: LineWatch | None) -> None:
         self.sc, self.include_success, self.watch = sc, include_success, watch
         self.run = _Run(sc)
         self.long_ln: _Line | None = None  # the long line being read in pieces
         self.long_before: list[bytes] = []
+        self.block: _Block | None = None  # the block being read
 
     def lines(self, data: bytes, end: int, found: Prefiltered | None = None) -> None:
         """Queue the hits of the lines of ``data[:end]``, and read its watched lines (``found``: the
         prefilter's answer for the block, with its line counts, when another process gave it:
         :mod:`.helper`)."""
-        run = self.run
-        run.lines_read(_heads_after(data, 0, end, NEIGHBOURS))
-        if found is None:
-            found = Prefiltered(*self.sc.prefilter.starts_watched(data, end, self.skip()))
-        counts = found.counts or line_counts(data, end, [*found.starts, *found.watched])
-        tail, first = list(run.tail), run.line_no
-        for s, literals, coded in self._candidates(found):
-            run.line_no = first + counts[s]
-            self._line(data, end, s, literals, tail if coded else None)
-        run.line_no = first + counts[end]
+        with held_back():
+            run = self.run
+            run.lines_read(_heads_after(data, 0, end, NEIGHBOURS))
+            if found is None:
+                found = Prefiltered(*self.sc.prefilter.starts_watched(data, end, self.skip()))
+            counts = found.counts or line_counts(data, end, [*found.starts, *found.watched])
+            self.block = _Block(data, end, self._candidates(found), counts, list(run.tail), run.line_no)
+        self.finish()
+
+    def finish(self) -> None:
+        """Read the rest of the block being read (all of it, but where Ctrl-C cut it)."""
+        block, run = self.block, self.run
+        if block is None:
+            return
+        more = True
+        while more:
+            with held_back():
+                n = 0
+                for s, literals, coded in islice(block.todo, AT_ONCE):
+                    run.line_no = block.first + block.counts[s]
+                    self._line(block.data, block.end, s, literals, block.tail if coded else None)
+                    n += 1
+                more = n == AT_ONCE
+        with held_back():
+            self._ended(block)
+            self.block = None
+
+    def _ended(self, block: _Block) -> None:
+        """The block is read: the line after it, and the heads of its last lines."""
+        run, data, end = self.run, block.data, block.end
+        run.line_no = block.first + block.counts[end]
         if data[end - 1] == 10:  # b"\n"
             run.tail.extend(_heads_before(data, end, NEIGHBOURS))
         else:  # the input's last line, without a line break
@@ -439,7 +483,12 @@ class _Segments:
         run.add(ln, before, after, complete=False)
 
     def piece(self, p: LongPiece) -> None:
-        """Read a piece of a long line; queue the line's hits after its last piece."""
+        """Read a piece of a long line; queue the line's hits after its last piece (whole: Ctrl-C
+        waits for it)."""
+        with held_back():
+            self._piece(p)
+
+    def _piece(self, p: LongPiece) -> None:
         sc, run = self.sc, self.run
         if self.long_ln is None:
             self.long_before = list(run.tail)
@@ -516,7 +565,9 @@ def _scan_segments(segments: Iterable[Block | LongPiece | Pause], sc: Scanner, i
 
 
 def _rest(scan: _Segments, ahead: _helper.Ahead | None, progress: bool) -> Iterator[Hit]:
-    """The hits of all that was read: the blocks held, then the hits still waiting for lines."""
+    """The hits of all that was read: the block Ctrl-C cut, the blocks held, then the hits still
+    waiting for lines."""
+    scan.finish()
     if ahead is not None:
         yield from _held(scan, ahead, progress)
     yield from scan.run.ready(final=True)

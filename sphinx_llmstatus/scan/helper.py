@@ -35,15 +35,15 @@ import signal
 import struct
 import sys
 from collections import deque
-from contextlib import contextmanager
 from time import monotonic
 
+from .interrupt import held_back
 from .prefilter import Prefiltered
 from .reading import LONG_LINE, Buffer, line_counts
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Container, Iterator
+    from collections.abc import Callable, Container
     from typing import Protocol
 
     from .prefilter import Watched
@@ -92,7 +92,7 @@ class Helper:
     """The helper process, once forked: :meth:`send` a slot, :meth:`answer` in the order sent."""
 
     def __init__(self, prefilter: _Prefilter, slots: list[mmap.mmap]) -> None:
-        """Fork the helper; call with SIGINT blocked (:func:`_no_sigint`): a Ctrl-C between the
+        """Fork the helper; call with SIGINT blocked (:func:`~.interrupt.held_back`): a Ctrl-C between the
         fork and the helper's ignoring it would run the command's own Ctrl-C handling twice."""
         fds: list[int] = []
         try:
@@ -123,39 +123,50 @@ class Helper:
         self._ready: deque[Prefiltered] = deque()
         self.busy = 0  # blocks sent and not answered yet
 
+    # Ctrl-C may come between any two steps: each of these keeps what was sent and what was
+    # answered in step (a chunk read and not kept made the next answer unreadable, a tester's
+    # "bad marshal data" after Ctrl-C), and only waiting stays open to it.
+
     def send(self, slot: int, end: int) -> None:
-        os.write(self._requests, _REQUEST.pack(slot, end))
-        self.busy += 1
+        with held_back():
+            os.write(self._requests, _REQUEST.pack(slot, end))
+            self.busy += 1
 
     def poll(self) -> None:
         """Take the answers already written, without waiting."""
         while self.busy and self._waiting.poll(0):
             self._read()
 
-    def answer(self) -> Prefiltered:
-        """The answer for the oldest block sent; OSError when the helper is gone or stopped."""
+    def wait(self) -> None:
+        """Until the answer for the oldest block sent is here; OSError when the helper is gone or
+        stopped. Ctrl-C meanwhile leaves it to come."""
         while not self._ready:
             if not self._waiting.poll(PATIENCE_MS):
                 raise OSError("the scan's helper process stopped answering")
             self._read()
+
+    def answer(self) -> Prefiltered:
+        """The answer for the oldest block sent, once here (:meth:`wait`)."""
         return self._ready.popleft()
 
     def _read(self) -> None:
-        chunk = os.read(self._answers, 1 << 16)
-        if not chunk:
-            raise OSError("the scan's helper process ended")
-        self._buffer += chunk
-        while len(self._buffer) >= _LENGTH.size:
-            (n,) = _LENGTH.unpack_from(self._buffer)
-            if len(self._buffer) < _LENGTH.size + n:
-                break
-            self._ready.append(Prefiltered(*marshal.loads(bytes(self._buffer[_LENGTH.size:_LENGTH.size + n]))))
-            del self._buffer[:_LENGTH.size + n]
-            self.busy -= 1
+        """Take what the helper wrote (there is some: a read does not wait)."""
+        with held_back():
+            chunk = os.read(self._answers, 1 << 16)
+            if not chunk:
+                raise OSError("the scan's helper process ended")
+            self._buffer += chunk
+            while len(self._buffer) >= _LENGTH.size:
+                (n,) = _LENGTH.unpack_from(self._buffer)
+                if len(self._buffer) < _LENGTH.size + n:
+                    break
+                self._ready.append(Prefiltered(*marshal.loads(bytes(self._buffer[_LENGTH.size:_LENGTH.size + n]))))
+                del self._buffer[:_LENGTH.size + n]
+                self.busy -= 1
 
     def close(self) -> None:
         """Stop and reap the helper; a second Ctrl-C meanwhile is dropped (the scan is ending)."""
-        with _no_sigint(discard=True):
+        with held_back(discard=True):
             for fd in (self._requests, self._answers):
                 try:
                     os.close(fd)
@@ -166,18 +177,6 @@ class Helper:
                 os.waitpid(self.pid, 0)
             except OSError:
                 pass
-
-
-@contextmanager
-def _no_sigint(discard: bool = False) -> Iterator[None]:
-    """SIGINT held back meanwhile (and then delivered, or with ``discard`` dropped)."""
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        if discard and signal.SIGINT not in held and hasattr(signal, "sigtimedwait"):
-            signal.sigtimedwait({signal.SIGINT}, 0)  # the pending one, if any
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _serve(prefilter: _Prefilter, slots: list[mmap.mmap], requests: int, answers: int) -> None:
@@ -241,23 +240,25 @@ class Ahead:
 
     def add(self, data: bytes | bytearray | mmap.mmap, end: int) -> None:
         """Hold the block ``data[:end]``: the slot the reader read it into, or a copy in a free one
-        (there must be one: :meth:`full`)."""
-        if self._reading is not None and data is self._slots[self._reading]:
-            slot, self._reading = self._reading, None
-        else:
-            slot = self._free.popleft()
-            self._slots[slot][:end] = memoryview(data)[:end]
+        (there must be one: :meth:`full`). Ctrl-C meanwhile comes once it is held (nothing
+        here waits): a block sent and not held would take the next one's answer."""
         helper = self._started()
-        sent = False
-        if helper is not None:
-            try:
-                helper.poll()
-                if helper.busy < QUEUED:
-                    helper.send(slot, end)
-                    sent = True
-            except OSError:  # the helper is gone (a broken pipe is its, not the output's)
-                self._stop()
-        self._held.append((slot, end, sent, monotonic()))
+        with held_back():
+            if self._reading is not None and data is self._slots[self._reading]:
+                slot, self._reading = self._reading, None
+            else:
+                slot = self._free.popleft()
+                self._slots[slot][:end] = memoryview(data)[:end]
+            sent = False
+            if helper is not None:
+                try:
+                    helper.poll()
+                    if helper.busy < QUEUED:
+                        helper.send(slot, end)
+                        sent = True
+                except OSError:  # the helper is gone (a broken pipe is its, not the output's)
+                    self._stop()
+            self._held.append((slot, end, sent, monotonic()))
 
     def swap(self, buffer: Buffer) -> Buffer:
         """The buffer the reader reads into next, done with ``buffer``: the slot it reads into, a
@@ -270,7 +271,7 @@ class Ahead:
     def _started(self) -> Helper | None:
         if self._helper is None and not self._failed:
             # A Ctrl-C during the fork comes once the helper is held here, so the scan's end stops it.
-            with _no_sigint():
+            with held_back():
                 try:
                     self._helper = Helper(self._prefilter, self._slots)
                 except OSError:
@@ -280,15 +281,21 @@ class Ahead:
     def oldest(self, skip: Container[int]) -> tuple[bytes, int, Prefiltered]:
         """The oldest block: its slot (valid until the next :meth:`add`), length and prefilter
         answer (this process's own, with ``skip``, when the helper did not take it or is gone)."""
-        slot, end, sent, _ = self._held.popleft()
-        self._free.append(slot)
+        slot, end, sent, _ = self._held[0]
         data = self._slots[slot]
         if sent and self._helper is not None:
             try:
-                return data, end, self._helper.answer()  # type: ignore[return-value]  # (an mmap: bytes-like)
+                self._helper.wait()  # Ctrl-C here: the block is still held, its answer to come
             except OSError:
                 self._stop()
-        return data, end, Prefiltered(*self._prefilter.starts_watched(data, end, skip))  # type: ignore[return-value, arg-type]
+        answered = sent and self._helper is not None
+        found = None if answered else Prefiltered(*self._prefilter.starts_watched(data, end, skip))  # type: ignore[arg-type]
+        with held_back():
+            if found is None:
+                found = self._helper.answer()  # type: ignore[union-attr]  # (answered)
+            self._held.popleft()
+            self._free.append(slot)
+        return data, end, found  # type: ignore[return-value]  # (an mmap: bytes-like)
 
     def _stop(self) -> None:
         """No helper from now on: this process prefilters what it had been given."""

@@ -5,19 +5,40 @@ events). Ctrl-C raises in whichever frame runs: while the scanner reads, it give
 lines read and ends; while the command writes a hit or the diagnosis judges one, the generators
 below are suspended, holding hits of lines already read. Each layer tells the one below with
 :func:`after_interrupt`, which gives what that one still gives, so the report keeps every line
-read; :func:`relay` is a layer's loop that does so.
+read; :func:`relay` is a layer's loop that does so. What must not be cut halfway (a line read, a
+block's line count, a message to the helper) is done with SIGINT held back (:func:`held_back`).
 """
 
 from __future__ import annotations
 
+import signal
+from contextlib import contextmanager, nullcontext
 from typing import TypeVar
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
+    from contextlib import AbstractContextManager
 
 T = TypeVar("T")
 U = TypeVar("U")
+
+
+@contextmanager
+def _held_back(discard: bool = False) -> Iterator[None]:
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        if discard and signal.SIGINT not in held and hasattr(signal, "sigtimedwait"):
+            signal.sigtimedwait({signal.SIGINT}, 0)  # the pending one, if any
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def held_back(discard: bool = False) -> AbstractContextManager[None]:
+    """SIGINT held back meanwhile, and then delivered (Ctrl-C raises once this is done), or with
+    ``discard`` dropped. Nothing where signals cannot be held (Windows)."""
+    return _held_back(discard) if hasattr(signal, "pthread_sigmask") else nullcontext()
 
 
 def relay(items: Iterator[T], step: Callable[[T], Iterable[U]]) -> Iterator[U]:

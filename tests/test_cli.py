@@ -651,11 +651,13 @@ def test_ctrl_c_says_the_lines_read_are_still_scanned_and_a_second_ends_it(tmp_p
     assert b"Traceback" not in stderr and b"interrupted" in stderr and CTRL_C_NOTICE not in stderr
 
 
-@pytest.mark.parametrize("form", [["--json"], ["--summary"]])
-def test_ctrl_c_with_workers_reports_every_path_in_flight_as_far_as_it_went(tmp_path, form):
+@pytest.mark.parametrize(("form", "twice"), [(["--json"], False), (["--summary"], False), (["--summary"], True)])
+def test_ctrl_c_with_workers_reports_every_path_in_flight_as_far_as_it_went(tmp_path, form, twice):
     """``scan -j 2``: Ctrl-C stops the workers. Each writes the events of what it read (those held
     for a batch too) and ends; the report covers every path in flight, not only the one the
-    command waited for (a tester's got "No LLM DataDist status code found")."""
+    command waited for (a tester's got "No LLM DataDist status code found"). A second Ctrl-C
+    while they write kills them: the report covers what they had written, at most half a
+    second old (a tester's, again: "No LLM DataDist status code found")."""
     import json
     import signal
     import time
@@ -665,12 +667,21 @@ def test_ctrl_c_with_workers_reports_every_path_in_flight_as_far_as_it_went(tmp_
         log = tmp_path / name
         log.write_bytes(b"[ERROR] LinkLlmClusters failed, ret = 1343270921\n" * 400_000)  # ~25 s each
         logs.append(str(log))
+    spools = tmp_path / "tmp"  # where the command's private spool directory goes
+    spools.mkdir()
     proc = subprocess.Popen([str(SCRIPT), "scan", "-j", "2", *form, *logs], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, start_new_session=True,
+                            stderr=subprocess.PIPE, start_new_session=True, env={**os.environ, "TMPDIR": str(spools)},
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(3.0)
+    deadline = time.monotonic() + 60
+    # Until each worker has written hits (a block of code lines takes a few seconds to read).
+    while (len([f for f in spools.glob("*/*") if f.stat().st_size > 0]) < 2 and time.monotonic() < deadline
+           and proc.poll() is None):
+        time.sleep(0.1)
     assert proc.poll() is None, "the scan ended before Ctrl-C"
     os.killpg(proc.pid, signal.SIGINT)
+    if twice:  # while the workers read the rest of their block (seconds: every line is a code)
+        time.sleep(0.2)
+        os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and b"Traceback" not in err, err.decode()
     if "--json" in form:

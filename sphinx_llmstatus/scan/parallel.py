@@ -27,6 +27,7 @@ import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
 from multiprocessing.pool import AsyncResult, Pool
+from time import monotonic
 from typing import BinaryIO
 
 from ..registry.model import Registry
@@ -56,6 +57,9 @@ def _start(registry_files: tuple[str, ...]) -> None:
 
 #: Events per batch written to the spool.
 BATCH = 2000
+#: Seconds a batch, or a run of hits being joined, waits at most to be written: a worker killed
+#: (a second Ctrl-C) leaves what it found until then.
+SPOOL_SECONDS = 0.5
 
 
 class _Stopped(KeyboardInterrupt):
@@ -92,11 +96,12 @@ class _Spool:
 
     def __init__(self, out: BinaryIO) -> None:
         self._out, self._batch = out, list[Event]()
+        self._due = monotonic() + SPOOL_SECONDS
 
     def put(self, event: Event) -> tuple[()]:
         """Take ``event`` (nothing to give back: :func:`~.interrupt.relay`'s step)."""
         self._batch.append(pack(event))
-        if len(self._batch) >= BATCH:
+        if len(self._batch) >= BATCH or monotonic() >= self._due:
             self.write()
         return ()
 
@@ -112,6 +117,7 @@ class _Spool:
             self._out.truncate()
             raise
         self._batch.clear()
+        self._due = monotonic() + SPOOL_SECONDS
 
 
 def _joined(found: Iterator[Event], opts: ScanOptions) -> Iterator[Event]:
@@ -135,13 +141,16 @@ class _Joined:
     def __init__(self, opts: ScanOptions) -> None:
         self._render = opts.render
         self._name, self._hits, self._lines = "", list[Hit](), list[str]()
+        self._due = 0.0  # when the run being joined is to be given
 
     def take(self, event: Event) -> list[Event]:
         """Take ``event``: the joined run it ends, and the event itself unless it is hits to join."""
         out = self.rest() if self._hits and (not isinstance(event, Found) or event.name != self._name
-                                             or len(self._hits) >= BATCH) else []
+                                             or len(self._hits) >= BATCH or monotonic() >= self._due) else []
         if isinstance(event, Found):
             assert self._render is not None
+            if not self._hits:
+                self._due = monotonic() + SPOOL_SECONDS
             self._name = event.name
             self._hits += event.hits
             self._lines += self._render(event.hits, event.name)
@@ -231,13 +240,22 @@ class Workers:
                 result.get()
             except KeyboardInterrupt:
                 # The workers write what they read and end: each path in flight as far as it went.
-                self._pool.terminate()
+                self._stop()
                 yield path, self._events(spool)
                 for path, spool, _result in pending:
                     yield path, self._events(spool)
                 raise
             submit()
             yield path, self._events(spool)
+
+    def _stop(self) -> None:
+        """Stop the workers: each writes what it read and ends (a block of lines that are all codes
+        takes seconds). A second Ctrl-C meanwhile kills them: what they wrote until then stays."""
+        try:
+            self._pool.terminate()
+        except KeyboardInterrupt:
+            for child in multiprocessing.active_children():
+                child.kill()
 
     def _events(self, spool: str) -> Iterator[Event]:
         for batch in _read_spool(spool):

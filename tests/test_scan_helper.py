@@ -256,9 +256,9 @@ def test_a_stopped_helper_and_ctrl_c_at_the_fork(small_blocks, monkeypatch):
 def test_ctrl_c_anywhere_gives_the_hits_of_what_was_read_numbered_right(small_blocks, monkeypatch, where):
     """A real Ctrl-C (SIGINT to this process) while the scanner reads a line, waits for or reads
     the helper's answer, holds or sends a block: the hits given are those of the whole scan up to
-    where it stopped, each line numbered right. A tester's scans lost the rest of a block and
-    misnumbered every later line (165,907 as 15,886), or paired a block with the answer of the one
-    before (KeyError, "bad marshal data", exit 1)."""
+    where it stopped, each line numbered right. Scans lost the rest of a block and misnumbered
+    every later line (a numbered log's line 165,907 as 15,886), or paired a block with the answer
+    of the one before (a tester's KeyError, CI's "bad marshal data": exit 1)."""
     data = _log(7)
     alone = _hits(data, False)
     target, name, nth = {"a line": (engine._Segments, "_line", 150), "waiting for an answer": (helper.Helper, "wait", 4),

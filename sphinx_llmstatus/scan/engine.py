@@ -384,7 +384,7 @@ class _Segments:
     Ctrl-C comes between two runs of :data:`AT_ONCE` lines, never within a line (SIGINT is held back
     meanwhile: :func:`~.interrupt.held_back`); the block it cut is read to its end by
     :meth:`finish`, as the scan gives what it read. Cut within a line, a block lost its other lines
-    and every later line its number (a tester's report numbered line 165,907 as 15,886)."""
+    and every later line its number (a numbered log's line 165,907 was reported as 15,886)."""
 
     def __init__(self, sc: Scanner, include_success: bool, watch: LineWatch | None) -> None:
         self.sc, self.include_success, self.watch = sc, include_success, watch

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 
@@ -148,7 +150,7 @@ def test_hits_from_files_are_written_in_pieces_and_in_order(tmp_path, monkeypatc
     (PYTHONUNBUFFERED=1, as container images set it): files' hits are held and written in pieces,
     and flushed before a path that cannot be read is named, so the order stays; standard input's
     are written as they come (a stream's hit must show while its writer pauses)."""
-    from sphinx_llmstatus.cli import main
+    from sphinx_llmstatus.cli import main, output
     from sphinx_llmstatus.cli import scan as cli_scan
 
     line = b"[ERROR] LinkLlmClusters failed, ret = 1343270921\n"
@@ -163,6 +165,7 @@ def test_hits_from_files_are_written_in_pieces_and_in_order(tmp_path, monkeypatc
         real(stream, text)
 
     monkeypatch.setattr(cli_scan, "write", counted)
+    monkeypatch.setattr(output, "write", counted)  # the held pieces' (output.Pieces: no descriptor here)
     monkeypatch.setattr(cli_scan, "error", lambda message: writes.append(f"ERROR {message}\n"))
     assert main(["scan", "--no-progress", str(first), str(tmp_path / "b.log"), str(second)]) == 2
     text = "".join(writes)
@@ -227,3 +230,40 @@ def test_a_second_ctrl_c_while_the_rest_is_given_ends_with_the_report_so_far(tmp
     assert main(["scan", "--no-progress", str(log)]) == 130
     captured = capsys.readouterr()
     assert "Summary: 3 occurrence(s)" in captured.out and "interrupted" in captured.err
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_kill") or sys.platform == "win32", reason="needs signals and poll")
+def test_a_piece_of_output_cut_by_ctrl_c_loses_nothing_and_writes_nothing_twice():
+    """Ctrl-C while the reader reads nothing (``| less`` while one looks): the held hits are written
+    a pipe's worth at a time, so what Ctrl-C left goes first at the next write (a buffered write
+    lost the rest of its 64 KiB piece: a tester's JSON line cut in two)."""
+    import fcntl
+    import io
+    import threading
+
+    from sphinx_llmstatus.cli.output import Pieces
+
+    reader, writer = os.pipe()
+    fcntl.fcntl(writer, 1031, 4096)  # F_SETPIPE_SZ: one page, so the writer waits at once
+    stream = io.TextIOWrapper(io.FileIO(writer, "w"), encoding="utf-8")
+    text = "".join(f'{{"line": {n}, "text": "ret = 1343270921 n={n}"}}\n' for n in range(3000))
+    pieces = Pieces(stream)
+    timer = threading.Timer(0.3, signal.pthread_kill, (threading.main_thread().ident, signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        pieces.write(text)  # waits: nobody reads
+    got = bytearray()
+    drained = threading.Thread(target=lambda: got.extend(_read_all(reader)))
+    drained.start()
+    pieces.flush()  # the rest
+    stream.close()
+    drained.join(30)
+    assert got.decode() == text
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, 1 << 16):
+        chunks.append(chunk)
+    os.close(fd)
+    return b"".join(chunks)

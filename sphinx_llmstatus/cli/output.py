@@ -51,6 +51,59 @@ def write(stream, text: str) -> None:
         raise OutputError(exc.strerror or str(exc)) from None
 
 
+class Pieces:
+    """Text for a stream, written to its descriptor as bytes with Ctrl-C held back, a pipe's worth
+    (``PIPE_BUF``) at a time once the descriptor takes more (so no write waits with Ctrl-C held):
+    Ctrl-C comes between two writes, and what was not written stays, to go first next time. A
+    buffered write cut by Ctrl-C (a reader that reads nothing, as ``less`` while one looks) lost
+    the rest of its 64 KiB: a tester's JSON line cut in two. Where the stream has no descriptor
+    (a test's capture) or the system no ``poll``, written as :func:`write` does."""
+
+    def __init__(self, stream) -> None:
+        import select
+        import stat
+
+        self._stream, self._rest = stream, bytearray()
+        self._fd: int | None = None
+        if not hasattr(select, "poll"):  # (Windows: its text streams also translate line ends)
+            return
+        try:
+            self._fd = stream.fileno()
+            regular = stat.S_ISREG(os.fstat(self._fd).st_mode)
+        except (OSError, ValueError, AttributeError):  # io.UnsupportedOperation is both
+            self._fd = None
+            return
+        self._step = 1 << 30 if regular else select.PIPE_BUF  # a file's write is never cut
+        self._ready = None if regular else select.poll()
+        if self._ready is not None:
+            self._ready.register(self._fd, select.POLLOUT)
+
+    def write(self, text: str) -> None:
+        """Write ``text`` after what is left of the last."""
+        if self._fd is None:
+            write(self._stream, text)
+            return
+        self._rest += text.encode(self._stream.encoding, self._stream.errors or "strict")
+        self._stream.flush()  # what went through the stream before goes first
+        self.flush()
+
+    def flush(self) -> None:
+        """Write what is left."""
+        from ..scan.interrupt import held_back
+
+        while self._rest:
+            if self._ready is not None:
+                self._ready.poll()  # Ctrl-C while the reader reads nothing: the rest stays
+            with held_back():
+                try:
+                    n = os.write(self._fd, self._rest[:self._step])  # type: ignore[arg-type]
+                except BrokenPipeError:
+                    raise
+                except OSError as exc:
+                    raise OutputError(exc.strerror or str(exc)) from None
+                del self._rest[:n]
+
+
 def error(message: str) -> None:
     """One line on stderr, prefixed with the program name; nothing when stderr is closed (``2>&-``).
 

@@ -29,7 +29,7 @@ from ..scan.report import Place, Report
 from ..scan.sources import is_regular, walk
 from ..scan.timeline import Times, host_of, role_of_path
 from .formats import STDIN_LABEL, shown_name
-from .output import error, shown_path, write
+from .output import Pieces, error, shown_path, write
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -65,6 +65,7 @@ class _Run:
         # and a terminal's are written as they come: they must show while the writer pauses.
         self._held: list[str] | None = None if sys.stdout is None or sys.stdout.isatty() else []
         self._held_size = 0
+        self._pieces: Pieces | None = None  # made at the first piece: stdout may change till then
 
     def hold_output(self, paths: list[str]) -> None:
         """Write as hits come when one of ``paths`` is a stream."""
@@ -72,12 +73,16 @@ class _Run:
             self._held = None
 
     def flush_output(self) -> None:
-        """Write the hits held."""
+        """Write the hits held (whole, whenever Ctrl-C comes: :class:`~.output.Pieces`)."""
         if self._held:
             text = "".join(self._held)
             self._held.clear()
             self._held_size = 0
-            write(sys.stdout, text)
+            if self._pieces is None:
+                self._pieces = Pieces(sys.stdout)
+            self._pieces.write(text)
+        elif self._pieces is not None:
+            self._pieces.flush()  # what Ctrl-C left
 
     def _write(self, text: str) -> None:
         if self._held is None:

@@ -26,7 +26,7 @@ U = TypeVar("U")
 
 @contextmanager
 def _held_back(discard: bool = False) -> Iterator[None]:
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
         yield
     finally:
@@ -37,7 +37,8 @@ def _held_back(discard: bool = False) -> Iterator[None]:
 
 def held_back(discard: bool = False) -> AbstractContextManager[None]:
     """SIGINT held back meanwhile, and then delivered (Ctrl-C raises once this is done), or with
-    ``discard`` dropped. Nothing where signals cannot be held (Windows)."""
+    ``discard`` dropped; SIGTERM too (how ``scan -j`` stops its workers: :mod:`.parallel`), always
+    delivered. Nothing where signals cannot be held (Windows)."""
     return _held_back(discard) if hasattr(signal, "pthread_sigmask") else nullcontext()
 
 

@@ -33,7 +33,7 @@ from typing import BinaryIO
 from ..registry.model import Registry
 from .events import Event, Found
 from .hit import Hit
-from .interrupt import relay
+from .interrupt import held_back, relay
 from .pipeline import ScanOptions, events
 from .wire import Unpacker, pack
 
@@ -73,13 +73,17 @@ def _stopped(signum: int, frame: object) -> None:
 
 def _scan(path: str, opts: ScanOptions, spool: str) -> None:
     """Scan ``path``, writing its packed events to the new file ``spool`` in batches. Stopped by
-    the command, write what was read (what the scan still held too) and end the process."""
+    the command, write what was read (what the scan still held too) and end the process.
+
+    The stop comes between two steps that keep the events whole (a line read, an event joined or
+    put in the batch: SIGTERM is held back meanwhile, :func:`~.interrupt.held_back`): a tester's
+    stopped workers lost the hit in hand."""
     assert _REGISTRY is not None
     with open(os.open(spool, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600), "wb") as out:
         written = _Spool(out)
-        # Only while scanning: an idle worker stopped ends at once, as it always did.
-        signal.signal(signal.SIGTERM, _stopped)
         try:
+            # Only while scanning: an idle worker stopped ends at once, as it always did.
+            signal.signal(signal.SIGTERM, _stopped)
             for _ in relay(_joined(events(path, opts, _REGISTRY), opts), written.put):
                 pass
         except _Stopped:
@@ -87,7 +91,8 @@ def _scan(path: str, opts: ScanOptions, spool: str) -> None:
             out.close()
             os._exit(0)  # the pool is being torn down: no task result to give, nothing to unwind
         finally:
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            with held_back():  # a stop now comes once the default is back: the worker ends
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)
         written.write()
 
 
@@ -100,22 +105,16 @@ class _Spool:
 
     def put(self, event: Event) -> tuple[()]:
         """Take ``event`` (nothing to give back: :func:`~.interrupt.relay`'s step)."""
-        self._batch.append(pack(event))
-        if len(self._batch) >= BATCH or monotonic() >= self._due:
-            self.write()
+        with held_back():
+            self._batch.append(pack(event))
+            if len(self._batch) >= BATCH or monotonic() >= self._due:
+                self.write()
         return ()
 
     def write(self) -> None:
-        """Write the batch: whole, readable as far as it goes if the worker dies; stopped within
-        it, none of it (the reader would stop at the batch cut short, before the one after)."""
-        mark = self._out.tell()
-        try:
-            pickle.dump(self._batch, self._out, pickle.HIGHEST_PROTOCOL)
-            self._out.flush()
-        except KeyboardInterrupt:
-            self._out.seek(mark)
-            self._out.truncate()
-            raise
+        """Write the batch, readable as far as it goes if the worker dies (a stop waits for it)."""
+        pickle.dump(self._batch, self._out, pickle.HIGHEST_PROTOCOL)
+        self._out.flush()
         self._batch.clear()
         self._due = monotonic() + SPOOL_SECONDS
 
@@ -145,6 +144,10 @@ class _Joined:
 
     def take(self, event: Event) -> list[Event]:
         """Take ``event``: the joined run it ends, and the event itself unless it is hits to join."""
+        with held_back():  # hits and their lines joined together
+            return self._take(event)
+
+    def _take(self, event: Event) -> list[Event]:
         out = self.rest() if self._hits and (not isinstance(event, Found) or event.name != self._name
                                              or len(self._hits) >= BATCH or monotonic() >= self._due) else []
         if isinstance(event, Found):

@@ -289,6 +289,21 @@ def test_ctrl_c_anywhere_gives_the_hits_of_what_was_read_numbered_right(small_bl
     assert 0 < len(got) < len(alone) and got == alone[:len(got)]
 
 
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_the_helper_leaves_no_signal_held_back(small_blocks):
+    """The helper is forked with SIGINT and SIGTERM held back (:func:`~.interrupt.held_back`); it
+    ignores SIGINT and must still end on SIGTERM (a held SIGTERM would be never delivered)."""
+    sc = engine.scanner(default_registry())
+    ahead = engine._read_ahead(sc, True)
+    segments = reading.iter_segments(io.BytesIO(_log(8)), READ, ahead.swap if ahead is not None else None)
+    masks = []
+    for _ in engine._scan_segments(segments, sc, False, None, True, ahead):
+        if small_blocks and not masks:
+            status = Path(f"/proc/{small_blocks[0]}/status").read_text()
+            masks.append(int(next(line for line in status.splitlines() if line.startswith("SigBlk:")).split()[1], 16))
+    assert masks and masks[0] & (1 << (signal.SIGINT - 1) | 1 << (signal.SIGTERM - 1)) == 0
+
+
 def test_a_second_ctrl_c_while_the_helper_stops_is_dropped():
     with held_back(discard=True):
         os.kill(os.getpid(), signal.SIGINT)

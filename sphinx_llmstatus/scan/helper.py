@@ -110,7 +110,7 @@ class Helper:
                 os.close(self._requests)
                 os.close(self._answers)
                 signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the command's to handle
-                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})  # (held_back)
                 _serve(prefilter, slots, requests_r, answers_w)
                 code = 0
             finally:

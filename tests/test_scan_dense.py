@@ -143,7 +143,8 @@ def test_a_repr_across_two_pieces_is_one_token():
 @pytest.mark.skipif("hyperscan" not in ENGINES, reason="the Hyperscan wheel is not installed")
 @pytest.mark.parametrize("text", [
     "ret = 0x05010000 x 0x05000007\nnext\n",  # the HCCL form's end takes the line break
-    "\x1b[m_id=1343270921\n\x1b[0;m_ip: 0x5010B009\n",  # colours change what the rules read as a field
+    # Colours change what the rules read as a field ("m_id" written, "_id" read; "mret", "ret").
+    "\x1b[m_id=1343270921\n\x1b[0;m_ip: 0x5010B009 \x1b[0;mret: 0x5010B00A\n",
 ])
 def test_both_engines_give_the_same_hits(text):
     def hits(name: str) -> list[tuple]:

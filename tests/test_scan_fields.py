@@ -56,6 +56,10 @@ def test_the_prefilter_drops_only_what_the_rules_drop(seed):
     "link cluster_id:1343271024, remote_ip=1343270921, local_ip=3232235777",
     "connect remoteIp 1343270921 port: 1343270922 rank 3",
     "a devicePORT=5010B009 and IP = 5010b002 clusterID 0x5010b00a",
+    # The name's end tells, whatever comes before it: a name led by no letter, or longer than
+    # the window the rules read (48 characters with the separator).
+    "link _ip=1343270921 9_port: 1343270922 2ndRankId 1343270923",
+    "a_very_long_field_name_of_31_ch_ip=1343270921, " + "x" * 60 + "_peer_listen_ip = 0x5010B009",
 ])
 def test_a_line_of_field_values_is_no_candidate(line):
     data = (line + "\n").encode()
@@ -65,9 +69,19 @@ def test_a_line_of_field_values_is_no_candidate(line):
 
 @pytest.mark.parametrize("line", [
     "ret = 1343270921", "err_num=1343270921", "LLM_TIMEOUT 1343270921", "bytes=1343270921",
-    "a_very_long_field_name_of_31_ch_ip=1343270921", "_ip=1343270921", "XXID=1343270921",
+    "XXID=1343270921", "zip=1343270921", "remoteip=1343270921", "ip_=1343270921",
 ])
 def test_a_number_after_no_field_stays_a_candidate(line):
     data = (" " + line + "\n").encode()
     assert engine.scanner(engine="hyperscan").prefilter.starts(data, len(data)) == [0]
     assert [h.token for h in scan_text(line)] == [h.token for h in scan_text(line, engine="python")]
+
+
+@pytest.mark.parametrize(("line", "token"), [("zip=1343270921", "1343270921"), ("ZIP: 0x5010B009", "0x5010B009"),
+                                           ("XID 5010b002", "5010b002")])
+def test_a_word_the_start_may_have_cut_stays_a_candidate(line, token):
+    """A long line is prefiltered in pieces: one may start within a word (``ip`` of ``zip``, no
+    field's name, as ``ZIP`` and ``XID`` are none: camel case needs a lower-case letter)."""
+    data = (line[1:] + "\n").encode()
+    assert engine.scanner(engine="hyperscan").prefilter.starts(data, len(data)) == [0]
+    assert [h.token for h in scan_text(line)] == [token]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import string
+from typing import NamedTuple
 
 from ..registry.model import LLM_DATADIST, Registry
 
@@ -81,59 +82,66 @@ def other_forms(registry: Registry) -> tuple[tuple[str, str], ...]:
     return tuple(forms)
 
 
-#: Field names a multi-pattern engine tells (:func:`unfielded`): up to this many characters,
-#: so that name and separator stay within what :func:`.verdicts.is_field_value` reads (48).
-FIELD_FORM_NAME = 30
 _WORD = "A-Za-z0-9_"
 _WORD_CHARS = string.ascii_letters + string.digits + "_"
 #: A field's separator: ``=``, ``:`` or blanks, as :func:`.verdicts.is_field_value` reads them.
 _SEP = r"(?:[ \t]{0,4}[:=][ \t]{0,4}|[ \t]{1,4})"
 
 
-def unfielded(suffixes: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+class Unfielded(NamedTuple):
+    """What may come right before a number that is no field's value (:func:`unfielded`)."""
+
+    #: The start of the text, or one character that is no separator (``ret(1343270921``).
+    lead: str
+    #: The other ways, one union: a separator run no field has, a separator after no name or
+    #: after a name that is no field's.
+    ways: str
+    #: Anchored apart (Hyperscan checks an anchored expression at the start only; in the union it
+    #: cost 15x the time): a separator after a word as short as a suffix at the start of the
+    #: text, which may have cut a longer word there (a long line's piece: ``ip`` of ``zip``).
+    cut: str
+
+
+def unfielded(suffixes: tuple[str, ...]) -> Unfielded:
     """Expressions (no look-around, for a multi-pattern engine) of what may come right before a
-    number that is no field's value: ``(lead, rest)``, where ``lead`` is the start of the text or
-    one character that is no separator (``ret(1343270921``, ``x1343270921``) and ``rest`` the
-    other ways, one expression each: a separator run no field has, a separator after no name or
-    after a name too long or cut by the start of the text, and a name that is no field's. A
-    number is a field's value here when a separator (``=``, ``:`` or blanks, as
-    :func:`.verdicts.is_field_value` reads them) follows a whole name of at most
-    :data:`FIELD_FORM_NAME` characters that starts with a letter and is one of ``suffixes`` in any
-    case (``IP=``), or ends with one as snake case (``remote_ip:``, ``cluster_ID``) or camel case
-    (``remoteIp``, ``devicePORT``) in lower, upper or title case. ``num`` is left out:
-    ``err_num`` is a status keyword.
+    number that is no field's value. A number is a field's value here when a separator (``=``,
+    ``:`` or blanks, as :func:`.verdicts.is_field_value` reads them) follows a word that is one of
+    ``suffixes`` in any case (``IP=``), or ends with one as snake case (``remote_ip:``,
+    ``cluster_ID``) or camel case (``remoteIp``, ``devicePORT``) in lower, upper or title case,
+    whatever comes before that end. ``num`` is left out: ``err_num`` is a status keyword.
 
     Why the complement: a multi-pattern engine has no look-behind, and reporting every number to
     veto the fields afterwards costs a callback each (a log dense with ids and IPs written as
-    integers pays one per line). Each expression is bounded, so the engine reads back a few
-    bytes from each number. The name's is kept apart from the others' union: Hyperscan runs the
-    two side by side fast and one union of all slowly (20 MB of field values: 0.02 s against 0.6 s).
-    The name is read backwards from the separator through a trie of the reversed endings
-    (:func:`_not_a_name`), so its expression's size is the endings' length."""
+    integers pays one per line). Each expression reads back only a separator and a name's end
+    (the longest suffix and one character): reading a name's start too (a name of at most 30
+    characters led by a letter, as the rule was until 2026-12) took 1.8 times the Hyperscan time on
+    a log dense with field values. The name is read backwards from the separator through a trie of
+    the reversed endings (:func:`_not_a_name`), so its expression's size is the endings' length."""
     kept = tuple(x for x in suffixes if x != "num")
-    w, most = _WORD, FIELD_FORM_NAME
-    return r"^|[^ \t:=]", (
-        # Two separators, five blanks, or more than a field's nine characters of them.
-        r"[ \t:=]{10}|(?:[:=][ \t]{0,7}[:=]|[ \t]{5})[ \t:=]{0,7}",
-        # A separator after no name, a name too long, cut by the start, or led by no letter.
-        f"(?:(?:^|[^{w} \\t:=])|^[{w}]{{1,{most}}}|[{w}]{{{most + 1}}}|[^{w}][0-9_][{w}]{{0,{most - 1}}}){_SEP}",
-        f"{_not_a_name(kept)}{_SEP}",
+    return Unfielded(
+        r"^|[^ \t:=]",
+        "|".join((
+            # Two separators, five blanks, or more than a field's nine characters of them.
+            r"[ \t:=]{10}|(?:[:=][ \t]{0,7}[:=]|[ \t]{5})[ \t:=]{0,7}",
+            f"(?:^|[^{_WORD} \\t:=]){_SEP}",  # a separator after no name
+            f"{_not_a_name(kept)}{_SEP}",
+        )),
+        f"^[{_WORD}]{{1,{max(map(len, kept))}}}{_SEP}",
     )
 
 
 def _not_a_name(kept: tuple[str, ...]) -> str:
     """An expression of a word's end (the word itself where it is short) that is no field's name of
-    :func:`unfielded`, for a word that starts with a letter. Reading backwards, a field's name ends
-    with one of ``kept`` in lower, upper or title case after ``_`` (upper and title case also after
-    a lower-case letter or digit), with a letter or more before; a word that leaves this trie
-    before such an end is no field's name, and neither is a whole word short of it (but one of
-    ``kept`` itself, ``uId`` for ``uid``)."""
+    :func:`unfielded`. Reading backwards, a field's name ends with one of ``kept`` in lower, upper
+    or title case after ``_`` (upper and title case also after a lower-case letter or digit); a
+    word that leaves this trie before such an end is no field's name, and neither is a whole word
+    short of it (but one of ``kept`` itself, ``uId`` for ``uid``)."""
     return _before(_endings(kept), "", frozenset(kept))
 
 
 #: A trie node: the next character read backwards -> the node it leads to.
 _Node = dict[str, dict]
-#: The node of an end: with a letter or more before it, the word is a field's name.
+#: The node of an end: the word is a field's name, whatever comes before.
 _END: _Node = {}
 
 
@@ -167,14 +175,10 @@ def _way(trie: _Node, chars: str) -> _Node | None:
 def _before(node: _Node, tail: str, words: frozenset[str]) -> str:
     """What may come before ``tail``, read backwards to ``node``, for the word to be no field's name."""
     whole = f"(?:^|[^{_WORD}])"  # the word ends here: it is tail
-    if node is _END:  # only the whole word is no name
-        return whole if tail.lower() not in words else ""
     ways = [whole] if tail and tail.lower() not in words else []
     ways.append(char_class(set(_WORD_CHARS) - set(node)))  # no ending has it here: no name
-    ends = {ch for ch, child in node.items() if child is _END and (ch + tail).lower() not in words}
-    if ends:
-        ways.append(whole + char_class(ends))
     for ch, child in sorted(node.items()):
+        # An end (_END) is a field's name whatever comes before: no way on.
         way = "" if child is _END else _before(child, ch + tail, words)
         if way:
             ways.append(way + re.escape(ch))

@@ -24,7 +24,7 @@ NUMBERS = ["1343270921", "1343271024", "0x5010B009", "5010b002", "0X5010bfff", "
 SEPARATORS = ["=", ":", " = ", ": ", " ", "  ", "\t", "     ", " :", "==", "=\t\t\t\t\t", "    =    ", "\t:\t\t\t\t",
               " " * 12, ":" * 11, "= =", "    :     "]
 BEFORE = ["", " ", "[", "(", ",", "x", "_", "9", ".", "LLM_TIMEOUT ", "ret ", "err_", "0", "0x", "\x1b[m",
-          "\x1b[0m"]
+          "\x1b[0m", '{"', "'", '"', "=", ":"]
 
 
 def _name(rnd: random.Random) -> str:
@@ -36,8 +36,9 @@ def _name(rnd: random.Random) -> str:
 
 
 def _line(rnd: random.Random) -> str:
-    return (rnd.choice(BEFORE) + _name(rnd) + rnd.choice(SEPARATORS) + rnd.choice(NUMBERS)
-            + rnd.choice(["", " ", ",", "x", " == 0"]))
+    quotes = ["", "", '"', "'", '""']  # a JSON key or value, a Python dict's
+    return (rnd.choice(BEFORE) + _name(rnd) + rnd.choice(quotes) + rnd.choice(SEPARATORS) + rnd.choice(quotes)
+            + rnd.choice(NUMBERS) + rnd.choice(["", " ", ",", "x", " == 0", '"']))
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -60,6 +61,10 @@ def test_the_prefilter_drops_only_what_the_rules_drop(seed):
     # the window the rules read (48 characters with the separator).
     "link _ip=1343270921 9_port: 1343270922 2ndRankId 1343270923",
     "a_very_long_field_name_of_31_ch_ip=1343270921, " + "x" * 60 + "_peer_listen_ip = 0x5010B009",
+    # Quoted: LLM DataDist's cluster options as JSON in its init failure (vllm-ascend issue 696,
+    # tests/corpus/vllm-ascend-696.log, here with an IP in 80.16.176.0/20), a Python dict.
+    """'llm.ClusterInfo': '{"cluster_id": 0, "listen_ip_info": [{"ip": 1343270921, "port": 26000}]}'""",
+    "{'remote_ip': 1343270921, 'devId': '5010b002'} ip=\"0x5010B009\"",
 ])
 def test_a_line_of_field_values_is_no_candidate(line):
     data = (line + "\n").encode()
@@ -69,7 +74,8 @@ def test_a_line_of_field_values_is_no_candidate(line):
 
 @pytest.mark.parametrize("line", [
     "ret = 1343270921", "err_num=1343270921", "LLM_TIMEOUT 1343270921", "bytes=1343270921",
-    "XXID=1343270921", "zip=1343270921", "remoteip=1343270921", "ip_=1343270921",
+    "XXID=1343270921", "zip=1343270921", "remoteip=1343270921", "ip_=1343270921", '{"ret": 1343270921}',
+    'ip=":1343270921', 'ip"":1343270921', 'id"1343270921',
 ])
 def test_a_number_after_no_field_stays_a_candidate(line):
     data = (" " + line + "\n").encode()

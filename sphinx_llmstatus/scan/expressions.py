@@ -91,10 +91,12 @@ _SEP = r"(?:[ \t]{0,4}[:=][ \t]{0,4}|[ \t]{1,4})"
 class Unfielded(NamedTuple):
     """What may come right before a number that is no field's value (:func:`unfielded`)."""
 
-    #: The start of the text, or one character that is no separator (``ret(1343270921``).
+    #: The start of the text, or one character that is no separator and no quote (``ret(1343270921``).
     lead: str
-    #: The other ways, one union: a separator run no field has, a separator after no name or
-    #: after a name that is no field's.
+    #: A quote after the start or a character that is no separator (``id"1343270921``).
+    quoted: str
+    #: The other ways, one union, then a quote or none: a separator run no field has, a
+    #: separator after no name or after a name that is no field's.
     ways: str
     #: Anchored apart (Hyperscan checks an anchored expression at the start only; in the union it
     #: cost 15x the time): a separator after a word as short as a suffix at the start of the
@@ -105,10 +107,11 @@ class Unfielded(NamedTuple):
 def unfielded(suffixes: tuple[str, ...]) -> Unfielded:
     """Expressions (no look-around, for a multi-pattern engine) of what may come right before a
     number that is no field's value. A number is a field's value here when a separator (``=``,
-    ``:`` or blanks, as :func:`.verdicts.is_field_value` reads them) follows a word that is one of
-    ``suffixes`` in any case (``IP=``), or ends with one as snake case (``remote_ip:``,
-    ``cluster_ID``) or camel case (``remoteIp``, ``devicePORT``) in lower, upper or title case,
-    whatever comes before that end. ``num`` is left out: ``err_num`` is a status keyword.
+    ``:`` or blanks, as :func:`.verdicts.is_field_value` reads them), with a quote or none on
+    either side (JSON, a Python dict), follows a word that is one of ``suffixes`` in any case
+    (``IP=``), or ends with one as snake case (``remote_ip:``, ``cluster_ID``) or camel case
+    (``remoteIp``, ``devicePORT``) in lower, upper or title case, whatever comes before that end.
+    ``num`` is left out: ``err_num`` is a status keyword.
 
     Why the complement: a multi-pattern engine has no look-behind, and reporting every number to
     veto the fields afterwards costs a callback each (a log dense with ids and IPs written as
@@ -118,15 +121,18 @@ def unfielded(suffixes: tuple[str, ...]) -> Unfielded:
     a log dense with field values. The name is read backwards from the separator through a trie of
     the reversed endings (:func:`_not_a_name`), so its expression's size is the endings' length."""
     kept = tuple(x for x in suffixes if x != "num")
+    quote = "[\"']"
     return Unfielded(
-        r"^|[^ \t:=]",
-        "|".join((
+        r"^|[^ \t:='\"]",
+        f"(?:^|[^ \\t:=]){quote}",
+        "(?:" + "|".join((
             # Two separators, five blanks, or more than a field's nine characters of them.
             r"[ \t:=]{10}|(?:[:=][ \t]{0,7}[:=]|[ \t]{5})[ \t:=]{0,7}",
-            f"(?:^|[^{_WORD} \\t:=]){_SEP}",  # a separator after no name
-            f"{_not_a_name(kept)}{_SEP}",
-        )),
-        f"^[{_WORD}]{{1,{max(map(len, kept))}}}{_SEP}",
+            # A separator after no name (nor a quoted one).
+            f"(?:^|[^{_WORD} \\t:='\"]|(?:^|[^{_WORD}]){quote}){_SEP}",
+            f"{_not_a_name(kept)}{quote}?{_SEP}",
+        )) + f"){quote}?",
+        f"^[{_WORD}]{{1,{max(map(len, kept))}}}{quote}?{_SEP}{quote}?",
     )
 
 

@@ -232,10 +232,10 @@ class Matcher:
         hexes, decimal = self._layout_hex, self._layout_dec or "(?!)"
         layouts = [hexes, decimal]
         if fields:
-            lead, ways, cut = unfielded(FIELD_SUFFIXES)
+            lead, quoted, ways, cut = unfielded(FIELD_SUFFIXES)
             # A bare hex number after ``0x``: whatever comes before the ``0x`` tells.
-            layouts = [f"(?:^|[^ \\t:=xX]|(?:^|[^0])[xX]|(?:{lead})0[xX]|(?:{ways})(?:0[xX])?){hexes}",
-                       f"(?:{lead}|{ways}){decimal}", f"{cut}(?:(?:0[xX])?{hexes}|{decimal})"]
+            layouts = [f"(?:^|[^ \\t:=xX'\"]|(?:^|[^0])[xX]|{quoted}|(?:{lead}|{quoted})0[xX]|{ways}(?:0[xX])?){hexes}",
+                       f"(?:{lead}|{quoted}|{ways}){decimal}", f"{cut}(?:(?:0[xX])?{hexes}|{decimal})"]
             # What each may come after: the cache's probes.
             base = [f"{LLM_CODE_BASE >> 16:x}b000", str(LLM_CODE_BASE)]
             for layout, text in zip(layouts, ["(" + base[0], "(" + base[1], "q=" + base[1]], strict=True):

@@ -26,9 +26,13 @@ _KEYWORD = (
 KEYWORD_END = re.compile(_KEYWORD + r"\Z", re.IGNORECASE)
 # "<name> =" / "<name>:" right before a number, the name or the value quoted or not (JSON, a
 # Python dict: ``{"ip": 1343270921}``, ``ip='1343270921'``): a field, when the name's end says so.
-# The name is the word before the separator, or its last 40 characters: its end is what tells (no
-# look-behind, so a multi-pattern engine can tell the same: :func:`.expressions.unfielded`).
-_FIELD_END = re.compile(r"([A-Za-z0-9_]{1,40})[\"']?(?:[ \t]{0,4}[:=][ \t]{0,4}|[ \t]{1,4})[\"']?\Z")
+# The name is the word before the separator, or its last 40 characters: its end is what tells, so
+# a multi-pattern engine, which reads no further back, can tell the same
+# (:func:`.expressions.unfielded`). A whole word first: the look-behind fails a start within a word
+# at once (searched from every start, a dense 1 MB line took 4.5x the time).
+_NAME_END = r"[\"']?(?:[ \t]{0,4}[:=][ \t]{0,4}|[ \t]{1,4})[\"']?\Z"
+_FIELD_END = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z0-9_]{1,40}+)" + _NAME_END)
+_FIELD_TAIL = re.compile(r"([A-Za-z0-9_]{1,40}+)" + _NAME_END)
 #: What a field's name ends with when its value is no code (an IP written as an integer, a
 #: port, an id): snake_case and camelCase (``cluster_id``, ``remoteIp``, ``devicePort``).
 FIELD_SUFFIXES = (
@@ -237,15 +241,15 @@ def _link_start(line: str, hi: int) -> int | None:
 def is_field_value(line: str, s: int, codes: Container[str]) -> bool:
     """True when the number at ``s`` is the value of a field such as ``remote_ip=`` or ``port:``:
     the name is told by its end, whatever comes before (``the_peer_listen_ip=``, ``_ip:``), either
-    may be quoted (``"ip": 1343270921``, ``port='1343270922'``);
-    never after a status code's name in ``codes`` (``LLM_TIMEOUT 1343270921`` is two codes,
-    though the name ends like a ``timeout`` field)."""
-    m = _FIELD_END.search(line, max(0, s - 48), s)
+    may be quoted (``"ip": 1343270921``, ``port='1343270922'``); never after a status code's name
+    in ``codes`` (``LLM_TIMEOUT 1343270921`` is two codes, though the name ends like a ``timeout``
+    field)."""
+    lo = max(0, s - 48)
+    m = _FIELD_END.search(line, lo, s) or _FIELD_TAIL.search(line, lo, s)
     if m is None:
         return False
     field = m.group(1)
-    if (field in codes or _STATUS_NAMES.fullmatch(field.rsplit("_", 1)[-1])
-            or KEYWORD_END.search(line, max(0, s - 48), s)):
+    if field in codes or _STATUS_NAMES.fullmatch(field.rsplit("_", 1)[-1]) or KEYWORD_END.search(line, lo, s):
         return False
     last = _CAMEL.split(field)[-1].lower()
     return last in FIELD_SUFFIXES or field.lower() in FIELD_SUFFIXES

@@ -117,8 +117,8 @@ def unfielded(suffixes: tuple[str, ...]) -> Unfielded:
     veto the fields afterwards costs a callback each (a log dense with ids and IPs written as
     integers pays one per line). Each expression reads back only a separator and a name's end
     (the longest suffix and one character): reading a name's start too (a name of at most 30
-    characters led by a letter, as the rule was until 2026-12) took 1.8 times the Hyperscan time on
-    a log dense with field values. The name is read backwards from the separator through a trie of
+    characters led by a letter, as the rule was until 2026-12) took 1.6-1.8 times the Hyperscan time
+    on a log dense with field values. The name is read backwards from the separator through a trie of
     the reversed endings (:func:`_not_a_name`), so its expression's size is the endings' length."""
     kept = tuple(x for x in suffixes if x != "num")
     quote = "[\"']"

@@ -12,6 +12,8 @@ import string
 from typing import NamedTuple
 
 from ..registry.model import LLM_DATADIST, Registry
+from .verdicts import FIELD_SEPARATOR as _SEP
+from .verdicts import QUOTE as _QUOTE
 
 #: Most values in one expression (Hyperscan bounds a pattern's length).
 GROUP_MAX = 512
@@ -84,8 +86,6 @@ def other_forms(registry: Registry) -> tuple[tuple[str, str], ...]:
 
 _WORD = "A-Za-z0-9_"
 _WORD_CHARS = string.ascii_letters + string.digits + "_"
-#: A field's separator: ``=``, ``:`` or blanks, as :func:`.verdicts.is_field_value` reads them.
-_SEP = r"(?:[ \t]{0,4}[:=][ \t]{0,4}|[ \t]{1,4})"
 
 
 class Unfielded(NamedTuple):
@@ -121,7 +121,7 @@ def unfielded(suffixes: tuple[str, ...]) -> Unfielded:
     on a log dense with field values. The name is read backwards from the separator through a trie of
     the reversed endings (:func:`_not_a_name`), so its expression's size is the endings' length."""
     kept = tuple(x for x in suffixes if x != "num")
-    quote = "[\"']"
+    quote = _QUOTE
     return Unfielded(
         r"^|[^ \t:='\"]",
         f"(?:^|[^ \\t:=]){quote}",

@@ -30,7 +30,10 @@ KEYWORD_END = re.compile(_KEYWORD + r"\Z", re.IGNORECASE)
 # a multi-pattern engine, which reads no further back, can tell the same
 # (:func:`.expressions.unfielded`). A whole word first: the look-behind fails a start within a word
 # at once (tried from every start, the field checks of a dense 1 MB line took 4.5x the time).
-_NAME_END = r"[\"']?(?:[ \t]{0,4}[:=][ \t]{0,4}|[ \t]{1,4})[\"']?\Z"
+#: A field's separator: ``=``, ``:`` or blanks, and the quote a name or a value may have.
+FIELD_SEPARATOR = r"(?:[ \t]{0,4}[:=][ \t]{0,4}|[ \t]{1,4})"
+QUOTE = "[\"']"
+_NAME_END = f"{QUOTE}?{FIELD_SEPARATOR}{QUOTE}?\\Z"
 _FIELD_END = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z0-9_]{1,40}+)" + _NAME_END)
 _FIELD_TAIL = re.compile(r"([A-Za-z0-9_]{1,40}+)" + _NAME_END)
 #: What a field's name ends with when its value is no code (an IP written as an integer, a

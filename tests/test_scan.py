@@ -123,8 +123,13 @@ def test_hit_fields_and_line_numbers():
     h = hits[0]
     assert isinstance(h, Hit) and h.line == "b ret = 1343270921 c" and h.line[h.start:h.end] == h.token
     assert h.value == 1343270921 and h.code is default_registry()["LLM_LINK_FAILED"] and h.api == "cpp"
-    with pytest.raises(AttributeError):
-        h.line_no = 3  # frozen
+
+
+
+def test_a_repeated_line_gives_hits_of_its_own():
+    """Lines of one text are decided once (the engine's shapes): each still gets hits of its own."""
+    hits = list(scan_text("ret = 1343270921\nret = 1343270921\n"))
+    assert [h.line_no for h in hits] == [1, 2] and hits[0] is not hits[1] and hits[0].line == hits[1].line
 
 
 def test_api_of_token():

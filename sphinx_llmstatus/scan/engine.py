@@ -29,9 +29,9 @@ from ..registry.layout import family_error_number
 from ..registry.model import LLM_DATADIST, Registry, StatusCode
 from . import helper as _helper
 from . import prefilter as _prefilter
-from .context import CONTEXT_SPAN, HEAD, NEAR, ContextFinder, Prefix, PrefixReader
+from .context import _NO_PREFIX, CONTEXT_SPAN, HEAD, NEAR, ContextFinder, Prefix, PrefixReader
 from .evidence import book
-from .hit import MAX_COLUMNS, Hit
+from .hit import MAX_COLUMNS, Hit, astuple_but_line
 from .interrupt import held_back
 from .prefilter import Prefiltered
 from .reading import READ_SIZE, Block, LongPiece, Pause, iter_segments, line_counts
@@ -130,7 +130,8 @@ def matcher(registry: Registry | None = None) -> Matcher:
 class _Line:
     """What the hits of one line are made from: its tokens and symptoms, with absolute columns."""
 
-    __slots__ = ("line_no", "head", "pre", "tokens", "symptoms", "excerpts", "length", "text", "near", "kept")
+    __slots__ = ("line_no", "head", "pre", "tokens", "symptoms", "excerpts", "length", "text", "near", "kept",
+                 "shape")
 
     def __init__(self, line_no: int, head: bytes, pre: Prefix, text: str | None) -> None:
         self.line_no, self.head, self.pre, self.text = line_no, head, pre, text
@@ -140,6 +141,41 @@ class _Line:
         self.length = -1
         self.near: str | None = None  # LLM DataDist context word near the first shared number that has one
         self.kept: dict[object, int] = {}  # long lines: columns kept so far per token kind, and symptoms found
+        self.shape: _Shape | None = None  # a short line's: what its text decides
+
+
+#: Short lines' shapes remembered (then forgotten all at once), and the longest line remembered:
+#: at most SHAPES * SHAPE_BYTES of lines held (a few MB with their tokens).
+SHAPES = 4096
+SHAPE_BYTES = 1024
+
+
+class _Shape:
+    """What a short line's text decides, whatever its number: its text, tokens, symptoms and prefix,
+    whether it holds a shared number and LLM DataDist context for it, and the hits it made (less
+    their line number) per context decided.
+
+    A log repeats its lines: a retry loop logs one failure a million times. A line seen before is
+    decided once (:meth:`_Segments._shape`); only its number, and a shared number's neighbours,
+    differ from one such line to the next."""
+
+    __slots__ = ("text", "head", "pre", "tokens", "symptoms", "shared", "word", "made")
+
+    def __init__(self, sc: Scanner, raw: bytes, text: str, tokens: list[Token], symptoms: list) -> None:
+        self.text, self.head, self.tokens, self.symptoms = text, raw[:CONTEXT_SPAN], tokens, symptoms
+        self.pre = sc.prefix(text[:HEAD]) if tokens or symptoms else _NO_PREFIX
+        self.shared = any(t.kind == "shared" for t in tokens)
+        self.word = _word_on(sc, self.head, text, tokens) if self.shared else None
+        self.made: dict[tuple[str, str] | None, list[tuple]] = {}  # decided -> each hit's fields but the first
+
+
+def _word_on(sc: Scanner, head: bytes, text: str | None, tokens: list[Token], near: str | None = None) -> str | None:
+    """The LLM DataDist context word on a line with a shared number: in its head, else near the
+    number (``near``: a long line's, searched piece by piece as they came)."""
+    word = sc.context.find_bytes(head, 0, len(head))
+    if not word:
+        word = near if text is None else _first_near(sc, text, tokens)
+    return word
 
 
 class _Pending:
@@ -174,12 +210,11 @@ class _Run:
 
     def add(self, ln: _Line, before: list[bytes], after: list[bytes], complete: bool) -> None:
         """Queue the hits of ``ln``; ``after`` are the lines after it known so far (all if ``complete``)."""
-        if not any(t.kind == "shared" for t in ln.tokens):
+        shape = ln.shape
+        if not (shape.shared if shape is not None else any(t.kind == "shared" for t in ln.tokens)):
             self.queue.extend(self._hits(ln, None))
             return
-        word = self.sc.context.find_bytes(ln.head, 0, len(ln.head))
-        if not word:  # a long line's pieces were searched as they came
-            word = ln.near if ln.text is None else _first_near(self.sc, ln.text, ln.tokens)
+        word = shape.word if shape is not None else _word_on(self.sc, ln.head, ln.text, ln.tokens, ln.near)
         if word:
             self.queue.extend(self._hits(ln, ("llm_datadist", f"LLM DataDist context {word!r} on the line")))
             return
@@ -240,6 +275,18 @@ class _Run:
                                                            f"{label}：其他组件的错误码，不属于 LLM DataDist")}
 
     def _hits(self, ln: _Line, decided: tuple[str, str] | None) -> list[Hit]:
+        """The hits of ``ln``; a short line's made once per shape and context (their fields but the
+        line number: a positional ``Hit`` is the cheapest to make)."""
+        shape = ln.shape
+        if shape is None:
+            return self._made(ln, decided)
+        made = shape.made.get(decided)
+        if made is None:
+            made = shape.made[decided] = [astuple_but_line(h) for h in self._made(ln, decided)]
+        line_no = ln.line_no
+        return [Hit(line_no, *fields) for fields in made]
+
+    def _made(self, ln: _Line, decided: tuple[str, str] | None) -> list[Hit]:
         pre = ln.pre
         groups: dict[tuple, list[Token]] = {}
         family_of: dict[tuple, tuple[str, str]] = {}
@@ -392,6 +439,7 @@ class _Segments:
         self.long_ln: _Line | None = None  # the long line being read in pieces
         self.long_before: list[bytes] = []
         self.block: _Block | None = None  # the block being read
+        self.shapes: dict[bytes, _Shape] = {}  # short lines seen, by their bytes
 
     def lines(self, data: bytes, end: int, found: Prefiltered | None = None) -> None:
         """Queue the hits of the lines of ``data[:end]``, and read its watched lines (``found``: the
@@ -460,27 +508,40 @@ class _Segments:
         heads of the lines before the block: it may hold codes), queue its hits."""
         nl = data.find(b"\n", s, end)
         e = end if nl < 0 else nl
-        raw = data[s:e].removesuffix(b"\r")
-        line = raw.decode("utf-8", "replace")
+        raw = bytes(data[s:e].removesuffix(b"\r"))  # hashable (the reader's buffer is a bytearray)
+        shape = self.shapes.get(raw)
         run = self.run
+        if tail is None:  # a watched line only
+            text = shape.text if shape is not None else raw.decode("utf-8", "replace")
+            self.watch.line(text, run.line_no, literals)  # type: ignore[union-attr,arg-type]  # literals: a watch
+            return
+        if shape is None:
+            shape = self._shape(raw)
         if literals:
-            self.watch.line(line, run.line_no, literals)  # type: ignore[union-attr]  # literals: a watch
-        if tail is None:
+            self.watch.line(shape.text, run.line_no, literals)  # type: ignore[union-attr]
+        if not (shape.tokens or shape.symptoms):
             return
-        tokens = self.sc.matcher.tokens(line, include_success=self.include_success)
-        found = self.sc.symptoms_in(line)
-        if not tokens and not found:
-            return
-        ln = _Line(run.line_no, raw[:CONTEXT_SPAN], self.sc.prefix(line[:HEAD]), line)
-        ln.tokens, ln.symptoms = tokens, found
+        ln = _Line(run.line_no, shape.head, shape.pre, shape.text)
+        ln.tokens, ln.symptoms, ln.shape = shape.tokens, shape.symptoms, shape
         before: list[bytes] = []
         after: list[bytes] = []
-        if any(t.kind == "shared" for t in tokens):  # only a shared number looks at its neighbours
+        if shape.shared:  # only a shared number looks at its neighbours
             before = _heads_before(data, s, NEIGHBOURS)
             if len(before) < NEIGHBOURS:
                 before = (tail + before)[-NEIGHBOURS:]
             after = _heads_after(data, e + 1, end, NEIGHBOURS) if nl >= 0 else []
         run.add(ln, before, after, complete=False)
+
+    def _shape(self, raw: bytes) -> _Shape:
+        """The shape of the line ``raw`` (remembered when short)."""
+        text = raw.decode("utf-8", "replace")
+        tokens = self.sc.matcher.tokens(text, include_success=self.include_success)
+        shape = _Shape(self.sc, raw, text, tokens, self.sc.symptoms_in(text))
+        if len(raw) <= SHAPE_BYTES:
+            if len(self.shapes) >= SHAPES:
+                self.shapes.clear()
+            self.shapes[raw] = shape
+        return shape
 
     def piece(self, p: LongPiece) -> None:
         """Read a piece of a long line; queue the line's hits after its last piece (whole: Ctrl-C

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from ..registry.model import StatusCode
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen: a frozen dataclass's ``__init__`` sets each of its 24 fields through
+# ``object.__setattr__`` (3 us a hit against 0.8), and a flood of a million code lines has 10 us a
+# line for everything. Nothing changes a hit once the scan hands it out.
+@dataclass(slots=True, unsafe_hash=True)
 class Hit:
     """A status code found on one line: one hit per code per line.
 
@@ -117,3 +120,12 @@ class Hit:
 
 #: Most columns kept per hit (a line can repeat a code millions of times).
 MAX_COLUMNS = 100_000
+
+
+#: Every field of a hit but its line number, in order.
+_BUT_LINE = tuple(f.name for f in fields(Hit))[1:]
+
+
+def astuple_but_line(hit: Hit) -> tuple:
+    """``hit``'s fields but the first (``line_no``), in order: ``Hit(n, *fields)`` is the same hit on line ``n``."""
+    return tuple(getattr(hit, name) for name in _BUT_LINE)

@@ -98,6 +98,8 @@ class TextFormat(Format):
         self._other_count = 0
         # Where each code's remedy was printed (FILE:LINE): later hits of it point there.
         self._remedy_at: dict[str, str] = {}
+        # What hits of one code say once its remedy was given: by everything hit_desc reads.
+        self._descs: dict[tuple, str] = {}
         # -C state: the file of the last group, its last line shown, its "after" lines not yet
         # shown, and whether any group was shown (for the "--" separators).
         self._ctx_file: str | None = None
@@ -137,9 +139,9 @@ class TextFormat(Format):
             if h.kind == "code" and not h.is_llm_datadist:
                 self._other_count += 1
                 if len(self._other) < self.MAX_OTHER_SHOWN:
-                    self._other.append(text.hit_line(h, self.lang, file, self.color, self._remedy_where(h, file)))
+                    self._other.append(self._hit_line(h, file))
             else:
-                line = text.hit_line(h, self.lang, file, self.color, self._remedy_where(h, file))
+                line = self._hit_line(h, file)
                 if h.consequence_of is not None:
                     f, n, name = h.consequence_of
                     where = f"{_named(f)}:{n}"
@@ -151,6 +153,25 @@ class TextFormat(Format):
         if not context:
             return "\n".join(own) + "\n"
         return self._with_context(before, own, hits[0].line_no, after, file)
+
+    def _hit_line(self, hit: Hit, file: str) -> str:
+        """:func:`~..render.text.hit_line`, its description made once per code, family, symptom,
+        token and API once it points to the remedy given (a log repeats its codes: a flood of a
+        million lines of one code lays out one)."""
+        from ..render import text
+
+        key = (hit.kind, hit.family, id(hit.code), id(hit.symptom), hit.token, hit.value, hit.evidence,
+               hit.process_api)
+        desc = self._descs.get(key)
+        if desc is None:
+            where = self._remedy_where(hit, file)
+            desc = text.hit_desc(hit, self.lang, self.color, where)
+            if where is not None or hit.code is None and hit.kind == "code" and hit.is_llm_datadist:
+                if len(self._descs) >= 4096:
+                    self._descs.clear()
+                self._descs[key] = desc
+        at = text.style(f"{file}:{hit.line_no}", "dim", color=self.color)
+        return f"{at}: {desc}\n    {text.clip_line(hit)}"
 
     def _remedy_where(self, hit: Hit, file: str) -> str | None:
         """Where ``hit``'s code (symptom, other layer's code) got its remedy or check already

@@ -321,6 +321,12 @@ def hit_line(hit: Hit, lang: str, file: str | None = None, color: bool = False,
     a log repeating one code a thousand times gets its remedy once.
     """
     where = f"{file}:{hit.line_no}" if file is not None else f"{hit.line_no}"
+    return f"{style(where, 'dim', color=color)}: {hit_desc(hit, lang, color, remedy_at)}\n    {clip_line(hit)}"
+
+
+def hit_desc(hit: Hit, lang: str, color: bool = False, remedy_at: str | None = None) -> str:
+    """What :func:`hit_line` says of the hit's code after ``FILE:LINE:``: the same for every hit of
+    one code, family, symptom, token form and API (the caller may keep it)."""
     code = hit.code
     if hit.kind == "symptom":
         sym = hit.symptom
@@ -371,7 +377,7 @@ def hit_line(hit: Hit, lang: str, file: str | None = None, color: bool = False,
             + (f" {code.hex}" if code.hex else "")
             + f" {label('Recoverable', lang).lower()}: {verdict}: {remedy}"
         )
-    return f"{style(where, 'dim', color=color)}: {desc}\n    {clip_line(hit)}"
+    return desc
 
 
 def summary(counts: Mapping[tuple[str, int | None], int], codes: Mapping[tuple[str, int | None], StatusCode | None],

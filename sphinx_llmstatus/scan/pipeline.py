@@ -127,8 +127,40 @@ def _found(name: str, stream: BinaryIO, opts: ScanOptions, registry: Registry, w
                                    watch=watched, progress=True)
         yield from _each(groups, lambda group: group if isinstance(group, int) else Found(name, *group))
         return
-    hits = scan_progress(stream, registry, opts.include_success, watched, opts.helper, waits)
-    yield from _each(hits, lambda item: item if isinstance(item, int) else Found(name, [], [item], []))
+    yield from _batched(name, scan_progress(stream, registry, opts.include_success, watched, opts.helper, waits))
+
+
+#: Most hits of one :class:`Found` without ``-C`` (memory: a 4 MiB block of code lines is 50,000).
+BATCH = 1024
+
+
+def _batched(name: str, items: Iterator[Hit | int]) -> Iterator[Found | int]:
+    """The hits between two counts of lines read (a block's) as one :class:`Found`, then the count:
+    every later layer takes an event at a time, and a flood of code lines is a hit a line."""
+    hits: list[Hit] = []
+
+    def step(item: Hit | int) -> Iterator[Found | int]:
+        if isinstance(item, int):
+            yield from _taken(name, hits)
+            yield item
+        else:
+            hits.append(item)
+            if len(hits) >= BATCH:
+                yield from _taken(name, hits)
+
+    try:
+        yield from relay(items, step)
+    except KeyboardInterrupt:  # the hits the scan gave after Ctrl-C (relay gave them to step)
+        yield from _taken(name, hits)
+        raise
+    yield from _taken(name, hits)
+
+
+def _taken(name: str, hits: list[Hit]) -> Iterator[Found]:
+    """The ``hits`` gathered as one :class:`Found`, leaving the list empty."""
+    if hits:
+        yield Found(name, [], hits[:], [])
+        hits.clear()
 
 
 def _each(items: Iterator[T], made: Callable[[T], U]) -> Iterator[U]:

@@ -290,8 +290,8 @@ class Diagnoser:
         api = context["api"].value if "api" in context else hit.api
         # Where the failure is matters once lines prove something (the nearest are shown first).
         earlier = [p[:3] for p in prior]
-        key = (hit.code.name, api, tuple(s.line for s in proofs), tuple(earlier), tuple(context.values()),
-               hit.line_no if proofs or prior else None)
+        key = ((hit.code.name, api, tuple(s.line for s in proofs), tuple(earlier), tuple(context.values()),
+                hit.line_no) if proofs or prior else (hit.code.name, api, tuple(context.values())))
         got = self._cache.get(key)
         if got is None:
             if len(self._cache) >= 1024:

@@ -525,7 +525,7 @@ class _Segments:
         ln.tokens, ln.symptoms, ln.shape = shape.tokens, shape.symptoms, shape
         before: list[bytes] = []
         after: list[bytes] = []
-        if shape.shared:  # only a shared number looks at its neighbours
+        if shape.shared and not shape.word:  # only a shared number without context looks at its neighbours
             before = _heads_before(data, s, NEIGHBOURS)
             if len(before) < NEIGHBOURS:
                 before = (tail + before)[-NEIGHBOURS:]

@@ -148,6 +148,8 @@ class Lines:
         one), that hold evidence of ``code``'s causes, in line order; read from the failure outwards,
         so a log repeating a line reads a few of them, not the window."""
         seen = self.seen
+        if not seen or seen[0].line > line + WINDOW_LINES or seen[-1].line < line - WINDOW_LINES:
+            return []  # most failures of a log have no evidence line near: asked of each
         lo = bisect_left(seen, line - WINDOW_LINES, key=lambda s: s.line)
         hi = bisect_right(seen, line + WINDOW_LINES, key=lambda s: s.line)
         before = bisect_left(seen, line, lo, hi, key=lambda s: s.line) - 1

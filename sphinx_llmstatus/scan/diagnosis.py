@@ -258,9 +258,10 @@ class Diagnoser:
         each kind: a log is one deployment's; a line past the window is not read the same in a file
         and a pipe), and the API of the hit's own line prefix when no line said."""
         clues = self._watch.clues
-        self._context += [Context(c.kind, c.value, c.line_no) for c in clues[self._clues_read:]
-                          if c.kind in ONCE_KINDS]
-        self._clues_read = len(clues)
+        if len(clues) > self._clues_read:
+            self._context += [Context(c.kind, c.value, c.line_no) for c in clues[self._clues_read:]
+                              if c.kind in ONCE_KINDS]
+            self._clues_read = len(clues)
         out: dict[str, Context] = {}
         for shown in self._context:
             if shown.line <= hit.line_no + WINDOW_LINES:

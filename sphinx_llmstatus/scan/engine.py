@@ -521,6 +521,11 @@ class _Segments:
             self.watch.line(shape.text, run.line_no, literals)  # type: ignore[union-attr]
         if not (shape.tokens or shape.symptoms):
             return
+        made = shape.made.get(None)
+        if made is not None and not shape.shared:  # decided by the line alone, as before
+            line_no = run.line_no
+            run.queue.extend([Hit(line_no, *fields) for fields in made])
+            return
         ln = _Line(run.line_no, shape.head, shape.pre, shape.text)
         ln.tokens, ln.symptoms, ln.shape = shape.tokens, shape.symptoms, shape
         before: list[bytes] = []

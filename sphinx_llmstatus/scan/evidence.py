@@ -126,18 +126,21 @@ class Lines:
         self._prefix = PrefixReader(registry)
         self._times = times
         self.seen: list[Line] = []
+        self._at: list[int] = []  # each seen line's number (bisected for every failure)
 
     def line(self, text: str, line_no: int, literals: list[str] | None = None) -> None:
         """Keep ``text`` (line ``line_no``, holding the watched ``literals``) if it may be evidence."""
         mine = literals if literals is None else [lit for lit in literals if lit in self._book.literals]
         if mine != []:
             self.seen.append(Line(line_no, text, mine))
+            self._at.append(line_no)
 
     def forget_before(self, line: int) -> None:
         """Let go of the lines before ``line`` (no failure held or to come can need them): called
         between blocks, so a block's lines wait for its failures."""
-        if self.seen and self.seen[0].line < line:
-            del self.seen[:bisect_left(self.seen, line, key=lambda s: s.line)]
+        if self._at and self._at[0] < line:
+            gone = bisect_left(self._at, line)
+            del self.seen[:gone], self._at[:gone]
 
     def wants(self, literal: str) -> bool:
         """True when ``literal`` is an evidence format's (its lines are always read)."""
@@ -147,12 +150,12 @@ class Lines:
         """The :data:`NEAREST` lines nearest ``line`` within its window, of ``process`` (or of no named
         one), that hold evidence of ``code``'s causes, in line order; read from the failure outwards,
         so a log repeating a line reads a few of them, not the window."""
-        seen = self.seen
-        if not seen or seen[0].line > line + WINDOW_LINES or seen[-1].line < line - WINDOW_LINES:
+        seen, at = self.seen, self._at
+        lo = bisect_left(at, line - WINDOW_LINES)
+        hi = bisect_right(at, line + WINDOW_LINES, lo)
+        if lo == hi:
             return []  # most failures of a log have no evidence line near: asked of each
-        lo = bisect_left(seen, line - WINDOW_LINES, key=lambda s: s.line)
-        hi = bisect_right(seen, line + WINDOW_LINES, key=lambda s: s.line)
-        before = bisect_left(seen, line, lo, hi, key=lambda s: s.line) - 1
+        before = bisect_left(at, line, lo, hi) - 1
         after = before + 1
         out: list[Line] = []
         while len(out) < NEAREST and (before >= lo or after < hi):

@@ -159,14 +159,23 @@ class _Shape:
     decided once (:meth:`_Segments._shape`); only its number, and a shared number's neighbours,
     differ from one such line to the next."""
 
-    __slots__ = ("text", "head", "pre", "tokens", "symptoms", "shared", "word", "made")
+    __slots__ = ("text", "head", "pre", "tokens", "symptoms", "shared", "word", "alone", "decided", "made")
 
     def __init__(self, sc: Scanner, raw: bytes, text: str, tokens: list[Token], symptoms: list) -> None:
         self.text, self.head, self.tokens, self.symptoms = text, raw[:CONTEXT_SPAN], tokens, symptoms
         self.pre = sc.prefix(text[:HEAD]) if tokens or symptoms else _NO_PREFIX
         self.shared = any(t.kind == "shared" for t in tokens)
         self.word = _word_on(sc, self.head, text, tokens) if self.shared else None
+        #: Whether the line alone decides its hits: no shared number, or its context on the line.
+        self.alone = not self.shared or bool(self.word)
+        #: The context its shared numbers have on the line (None: none, or no shared number).
+        self.decided = _on_the_line(self.word) if self.word else None
         self.made: dict[tuple[str, str] | None, list[tuple]] = {}  # decided -> each hit's fields but the first
+
+
+def _on_the_line(word: str) -> tuple[str, str]:
+    """A shared number's attribution by the LLM DataDist context ``word`` on its line."""
+    return LLM_DATADIST, f"LLM DataDist context {word!r} on the line"
 
 
 def _word_on(sc: Scanner, head: bytes, text: str | None, tokens: list[Token], near: str | None = None) -> str | None:
@@ -214,9 +223,12 @@ class _Run:
         if not (shape.shared if shape is not None else any(t.kind == "shared" for t in ln.tokens)):
             self.queue.extend(self._hits(ln, None))
             return
-        word = shape.word if shape is not None else _word_on(self.sc, ln.head, ln.text, ln.tokens, ln.near)
+        if shape is not None and shape.word:
+            self.queue.extend(self._hits(ln, shape.decided))
+            return
+        word = None if shape is not None else _word_on(self.sc, ln.head, ln.text, ln.tokens, ln.near)
         if word:
-            self.queue.extend(self._hits(ln, ("llm_datadist", f"LLM DataDist context {word!r} on the line")))
+            self.queue.extend(self._hits(ln, _on_the_line(word)))
             return
         near = self._near(list(reversed(before)), ln.pre.process, "before")
         if near:
@@ -521,8 +533,8 @@ class _Segments:
             self.watch.line(shape.text, run.line_no, literals)  # type: ignore[union-attr]
         if not (shape.tokens or shape.symptoms):
             return
-        made = shape.made.get(None)
-        if made is not None and not shape.shared:  # decided by the line alone, as before
+        made = shape.made.get(shape.decided) if shape.alone else None
+        if made is not None:  # decided by the line alone, as before
             line_no = run.line_no
             run.queue.extend([Hit(line_no, *fields) for fields in made])
             return

@@ -139,9 +139,9 @@ class TextFormat(Format):
             if h.kind == "code" and not h.is_llm_datadist:
                 self._other_count += 1
                 if len(self._other) < self.MAX_OTHER_SHOWN:
-                    self._other.append(self._hit_line(h, file))
+                    self._other.append(self._hit_line(h, file, text))
             else:
-                line = self._hit_line(h, file)
+                line = self._hit_line(h, file, text)
                 if h.consequence_of is not None:
                     f, n, name = h.consequence_of
                     where = f"{_named(f)}:{n}"
@@ -154,12 +154,10 @@ class TextFormat(Format):
             return "\n".join(own) + "\n"
         return self._with_context(before, own, hits[0].line_no, after, file)
 
-    def _hit_line(self, hit: Hit, file: str) -> str:
-        """:func:`~..render.text.hit_line`, its description made once per code, family, symptom,
-        token and API once it points to the remedy given (a log repeats its codes: a flood of a
-        million lines of one code lays out one)."""
-        from ..render import text
-
+    def _hit_line(self, hit: Hit, file: str, text: Any) -> str:
+        """:func:`~..render.text.hit_line` (``text``: that module), its description made once per
+        code, family, symptom, token and API once it points to the remedy given (a log repeats its
+        codes: a flood of a million lines of one code lays out one)."""
         key = (hit.kind, hit.family, id(hit.code), id(hit.symptom), hit.token, hit.value, hit.evidence,
                hit.process_api)
         desc = self._descs.get(key)
@@ -170,7 +168,9 @@ class TextFormat(Format):
                 if len(self._descs) >= 4096:
                     self._descs.clear()
                 self._descs[key] = desc
-        at = text.style(f"{file}:{hit.line_no}", "dim", color=self.color)
+        at = f"{file}:{hit.line_no}"
+        if self.color:
+            at = text.style(at, "dim", color=True)
         return f"{at}: {desc}\n    {text.clip_line(hit)}"
 
     def _remedy_where(self, hit: Hit, file: str) -> str | None:

@@ -250,7 +250,7 @@ class Diagnoser:
         for hit in found.hits:
             if hit.is_failure and hit.code is not None:
                 # The scan's own new hit, not yet handed out: filled in place (a copy per failure costs).
-                object.__setattr__(hit, "diagnosis", self.diagnose(hit))
+                hit.diagnosis = self.diagnose(hit)
         return found
 
     def _context_of(self, hit: Hit) -> dict[str, Context]:

@@ -72,11 +72,11 @@ class Hit:
 
     def __post_init__(self) -> None:
         if self.column < 0:
-            object.__setattr__(self, "column", self.start)
+            self.column = self.start
         if not self.columns:
-            object.__setattr__(self, "columns", (self.column,))
+            self.columns = (self.column,)
         if self.line_length < 0:
-            object.__setattr__(self, "line_length", len(self.line))
+            self.line_length = len(self.line)
 
     @property
     def is_success(self) -> bool:

@@ -51,6 +51,6 @@ class Unpacker:
             return event
         for h in event.hits:  # each hit is this process's own unpickled copy: filled in place
             for field in ("code", "related", "other"):
-                object.__setattr__(h, field, self._code(getattr(h, field)))
-            object.__setattr__(h, "symptom", self._symptoms.get(h.symptom))
+                setattr(h, field, self._code(getattr(h, field)))
+            h.symptom = self._symptoms.get(h.symptom)
         return event

@@ -203,8 +203,8 @@ class Diagnoser:
     def __init__(self, registry: Registry, watch: ClueWatch, evidence: Lines,
                  times: Callable[[str], Stamp | None]) -> None:
         self._watch, self._evidence, self._times = watch, evidence, times
-        # The events held, each with the lines of its first and last failures (None: it has none).
-        self._pending: deque[tuple[Found, int | None, int | None]] = deque()
+        # The events held, each with its failures and the lines of its first and last (None: none).
+        self._pending: deque[tuple[Found, list[Hit], int | None, int | None]] = deque()
         # The failures of the codes some cause names as evidence: line, process, name, text, time.
         self._named = book(registry).named
         self._failures: list[tuple[int, str | None, str, str, tuple[float | None, float] | None]] = []
@@ -219,36 +219,39 @@ class Diagnoser:
             if hit.code is not None and hit.code.name in self._named:
                 self._failures.append((hit.line_no, hit.process, hit.code.name, hit.line[:PROOF_TEXT],
                                        seconds(self._times(hit.line))))
-        lines = [hit.line_no for hit in failed]
-        self._pending.append((found, min(lines), max(lines)) if lines else (found, None, None))
+        if failed:  # hits come in line order
+            self._pending.append((found, failed, failed[0].line_no, failed[-1].line_no))
+        else:
+            self._pending.append((found, failed, None, None))
         yield from self.read_to(found.hits[0].line_no if found.hits else 0)
 
     def read_to(self, line: int) -> Iterator[Found]:
         """The lines up to ``line`` are read: yield the events whose window is, in order."""
         pending = self._pending
-        while pending and (pending[0][2] is None or pending[0][2] + WINDOW_LINES <= line):
-            yield self._diagnosed(pending.popleft()[0])
+        while pending and (pending[0][3] is None or pending[0][3] + WINDOW_LINES <= line):
+            yield self._diagnosed(*pending.popleft()[:2])
         self._forget(line)
 
     def flush(self) -> Iterator[Found]:
         """The events still held (the log has ended)."""
         while self._pending:
-            yield self._diagnosed(self._pending.popleft()[0])
+            yield self._diagnosed(*self._pending.popleft()[:2])
 
     def _forget(self, read: int) -> None:
         """Let go of the evidence and failures that no failure held, or still to come, can need: the
         held ones lie in their windows; the ones to come, after the lines read (the scanner may still
         hold the last few lines' hits: twice the window is kept)."""
         # The first event held holds the earliest failure held (events without one are not held).
-        first = self._pending[0][1] if self._pending else None
+        first = self._pending[0][2] if self._pending else None
         cutoff = (read - WINDOW_LINES if first is None else min(first, read - WINDOW_LINES)) - WINDOW_LINES
         self._evidence.forget_before(cutoff)
         if self._failures and self._failures[0][0] < cutoff:
             del self._failures[:bisect_left(self._failures, cutoff, key=lambda f: f[0])]
 
-    def _diagnosed(self, found: Found) -> Found:
-        for hit in found.hits:
-            if hit.is_failure and hit.code is not None:
+    def _diagnosed(self, found: Found, failed: list[Hit]) -> Found:
+        """``found`` with each of its ``failed`` hits diagnosed."""
+        for hit in failed:
+            if hit.code is not None:
                 # The scan's own new hit, not yet handed out: filled in place (a copy per failure costs).
                 hit.diagnosis = self.diagnose(hit)
         return found
@@ -280,19 +283,20 @@ class Diagnoser:
 
     def diagnose(self, hit: Hit) -> Diagnosis:
         """The diagnosis of the failure ``hit`` from the lines read so far."""
-        assert hit.code is not None
-        proofs = self._evidence.near(hit.line_no, hit.process, hit.code.name)
+        code = hit.code
+        assert code is not None
+        proofs = self._evidence.near(hit.line_no, hit.process, code.name)
         prior = self._prior(hit)
+        context = self._context_of(hit)
+        api = context["api"].value if "api" in context else hit.api
         if proofs or prior:  # the failure's time matters only to the lines that could prove a cause
             when = seconds(self._times(hit.line))
             proofs = [s for s in proofs if within(when, s.seconds)]
             prior = [p for p in prior if within(when, p[3])]
-        context = self._context_of(hit)
-        api = context["api"].value if "api" in context else hit.api
         # Where the failure is matters once lines prove something (the nearest are shown first).
         earlier = [p[:3] for p in prior]
-        key = ((hit.code.name, api, tuple(s.line for s in proofs), tuple(earlier), tuple(context.values()),
-                hit.line_no) if proofs or prior else (hit.code.name, api, tuple(context.values())))
+        key = ((code.name, api, tuple(s.line for s in proofs), tuple(earlier), tuple(context.values()),
+                hit.line_no) if proofs or prior else (code.name, api, tuple(context.values())))
         got = self._cache.get(key)
         if got is None:
             if len(self._cache) >= 1024:

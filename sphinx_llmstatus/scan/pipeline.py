@@ -139,14 +139,12 @@ def _batched(name: str, items: Iterator[Hit | int]) -> Iterator[Found | int]:
     every later layer takes an event at a time, and a flood of code lines is a hit a line."""
     hits: list[Hit] = []
 
-    def step(item: Hit | int) -> Iterator[Found | int]:
+    def step(item: Hit | int) -> tuple[Found | int, ...]:
+        # A tuple, not a generator: made for every hit.
         if isinstance(item, int):
-            yield from _taken(name, hits)
-            yield item
-        else:
-            hits.append(item)
-            if len(hits) >= BATCH:
-                yield from _taken(name, hits)
+            return (*_taken(name, hits), item)
+        hits.append(item)
+        return _taken(name, hits) if len(hits) >= BATCH else ()
 
     try:
         yield from relay(items, step)
@@ -156,11 +154,13 @@ def _batched(name: str, items: Iterator[Hit | int]) -> Iterator[Found | int]:
     yield from _taken(name, hits)
 
 
-def _taken(name: str, hits: list[Hit]) -> Iterator[Found]:
-    """The ``hits`` gathered as one :class:`Found`, leaving the list empty."""
-    if hits:
-        yield Found(name, [], hits[:], [])
-        hits.clear()
+def _taken(name: str, hits: list[Hit]) -> tuple[Found, ...]:
+    """The ``hits`` gathered as one :class:`Found` (none if there are none), leaving the list empty."""
+    if not hits:
+        return ()
+    found = Found(name, [], hits[:], [])
+    hits.clear()
+    return (found,)
 
 
 def _each(items: Iterator[T], made: Callable[[T], U]) -> Iterator[U]:

@@ -98,7 +98,7 @@ class Report:
     def add(self, file: str, hit: Hit) -> tuple[str, Hit] | None:
         """Count ``hit`` (found in ``file``); return ``(file, first failure)`` when it is a likely consequence of it."""
         name = hit_name(hit)
-        if hit.kind == "symptom" or not hit.is_llm_datadist:
+        if not hit.is_llm_datadist:  # a symptom, another layer's code
             self._note_before(file, hit)
             if hit.kind == "symptom":
                 self.symptoms[name] += 1
@@ -107,7 +107,7 @@ class Report:
             return None
         self.counts[name] += 1
         self.codes.setdefault(name, hit)
-        if not hit.is_failure:
+        if hit.code is not None and hit.code.is_success:  # no failure (is_failure, knowing the rest)
             return None
         key = self.key(file, hit.process)
         first = self.first.get(key)

@@ -77,6 +77,7 @@ class Pieces:
         self._ready = None if regular else select.poll()
         if self._ready is not None:
             self._ready.register(self._fd, select.POLLOUT)
+        self._pipe = 0 if regular else _pipe_size(self._fd)
 
     def write(self, text: str) -> None:
         """Write ``text`` after what is left of the last."""
@@ -96,12 +97,42 @@ class Pieces:
                 self._ready.poll()  # Ctrl-C while the reader reads nothing: the rest stays
             with held_back():
                 try:
-                    n = os.write(self._fd, self._rest[:self._step])  # type: ignore[arg-type]
+                    step = max(self._step, _room(self._fd, self._pipe)) if self._pipe else self._step
+                    n = os.write(self._fd, self._rest[:step])  # type: ignore[arg-type]
                 except BrokenPipeError:
                     raise
                 except OSError as exc:
                     raise OutputError(exc.strerror or str(exc)) from None
                 del self._rest[:n]
+
+
+#: Bytes of a pipe's slot (a page): what a pipe holds is counted in slots.
+_SLOT = 4096
+
+
+def _pipe_size(fd: int) -> int:
+    """The bytes the pipe ``fd`` holds (0: not a pipe, or a system that does not tell)."""
+    try:
+        import fcntl
+
+        return fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ)
+    except (ImportError, AttributeError, OSError):
+        return 0
+
+
+def _room(fd: int, size: int) -> int:
+    """Bytes the pipe ``fd`` of ``size`` bytes takes now without waiting (0: unknown). It holds
+    ``size / 4096`` slots; the bytes unread fill at most one more than their pages, and the
+    slot written last may be full. A write of 4,096 bytes a time (``PIPE_BUF``) made a million
+    hits 55,000 writes, each with its ``poll``: 2.4 s of system time for 217 MB."""
+    try:
+        import fcntl
+        import termios
+
+        unread = int.from_bytes(fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"), sys.byteorder)
+    except (ImportError, AttributeError, OSError):
+        return 0
+    return max(0, size // _SLOT - unread // _SLOT - 2) * _SLOT
 
 
 def error(message: str) -> None:

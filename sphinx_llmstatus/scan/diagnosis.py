@@ -249,22 +249,40 @@ class Diagnoser:
             del self._failures[:bisect_left(self._failures, cutoff, key=lambda f: f[0])]
 
     def _diagnosed(self, found: Found, failed: list[Hit]) -> Found:
-        """``found`` with each of its ``failed`` hits diagnosed."""
-        for hit in failed:
-            if hit.code is not None:
-                # The scan's own new hit, not yet handed out: filled in place (a copy per failure costs).
+        """``found`` with each of its ``failed`` hits diagnosed (in place: the scan's own new hits).
+
+        Where no line in reach of any of them can prove a cause and the log's context is the same
+        for all (:meth:`_alike`), a failure's diagnosis is its code's, token's and process API's:
+        made once per batch. A flood of a million failures is a batch after batch of those."""
+        failed = [hit for hit in failed if hit.code is not None]
+        if not failed:
+            return found
+        if not self._alike(failed[0].line_no, failed[-1].line_no):
+            for hit in failed:
                 hit.diagnosis = self.diagnose(hit)
+            return found
+        made: dict[tuple, Diagnosis] = {}
+        for hit in failed:
+            key = (hit.code.name, hit.token, hit.process_api)  # type: ignore[union-attr]  # (filtered)
+            got = made.get(key)
+            hit.diagnosis = got if got is not None else made.setdefault(key, self.diagnose(hit))
         return found
+
+    def _alike(self, first: int, last: int) -> bool:
+        """Whether the failures on lines ``first`` to ``last`` have no evidence line and no earlier
+        failure in reach, and see the same context (no context line between the ends of their windows)."""
+        lo, hi = first - WINDOW_LINES, last + WINDOW_LINES
+        if self._evidence.any_between(lo, hi) or bisect_left(self._failures, hi + 1, key=lambda f: f[0]) \
+                > bisect_left(self._failures, lo, key=lambda f: f[0]):
+            return False
+        self._read_clues()
+        return not any(first + WINDOW_LINES < c.line <= hi for c in self._context)
 
     def _context_of(self, hit: Hit) -> dict[str, Context]:
         """What the log shows of the context up to the end of the failure's window (the first of
         each kind: a log is one deployment's; a line past the window is not read the same in a file
         and a pipe), and the API of the hit's own line prefix when no line said."""
-        clues = self._watch.clues
-        if len(clues) > self._clues_read:
-            self._context += [Context(c.kind, c.value, c.line_no) for c in clues[self._clues_read:]
-                              if c.kind in ONCE_KINDS]
-            self._clues_read = len(clues)
+        self._read_clues()
         out: dict[str, Context] = {}
         for shown in self._context:
             if shown.line <= hit.line_no + WINDOW_LINES:
@@ -272,6 +290,14 @@ class Diagnoser:
         if "api" not in out and hit.process_api is not None:
             out["api"] = Context("api", hit.process_api, 0)
         return out
+
+    def _read_clues(self) -> None:
+        """Take the context clues the watch read since last asked."""
+        clues = self._watch.clues
+        if len(clues) > self._clues_read:
+            self._context += [Context(c.kind, c.value, c.line_no) for c in clues[self._clues_read:]
+                              if c.kind in ONCE_KINDS]
+            self._clues_read = len(clues)
 
     def _prior(self, hit: Hit) -> list[tuple[int, str, str, tuple[float | None, float] | None]]:
         """The failures before ``hit`` in its window and process whose code is evidence of a cause."""

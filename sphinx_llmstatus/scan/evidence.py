@@ -135,6 +135,11 @@ class Lines:
             self.seen.append(Line(line_no, text, mine))
             self._at.append(line_no)
 
+    def any_between(self, lo: int, hi: int) -> bool:
+        """Whether a line kept is numbered from ``lo`` to ``hi``."""
+        at = self._at
+        return bisect_left(at, lo) < bisect_right(at, hi)
+
     def forget_before(self, line: int) -> None:
         """Let go of the lines before ``line`` (no failure held or to come can need them): called
         between blocks, so a block's lines wait for its failures."""

@@ -111,7 +111,10 @@ class _Watch:
         self.skip: set[int] = set()
 
     def line(self, text: str, line_no: int, literals: list[int]) -> None:
-        names = list(self._literals) if ANY in literals else [self._literals[i] for i in literals]
+        # ANY: the prefilter stopped within the line (a batch of matches was full); which of the
+        # literals it holds is read here, so that a flood of code lines keeps no line as evidence.
+        names = [lit for lit in self._literals if lit in text] if ANY in literals else [
+            self._literals[i] for i in literals]
         self._clues.line(text, line_no, names)
         self._evidence.line(text, line_no, names)
         for i in literals:

@@ -520,7 +520,7 @@ class _Segments:
         heads of the lines before the block: it may hold codes), queue its hits."""
         nl = data.find(b"\n", s, end)
         e = end if nl < 0 else nl
-        raw = bytes(data[s:e].removesuffix(b"\r"))  # hashable (the reader's buffer is a bytearray)
+        raw = bytes(data[s:e]).removesuffix(b"\r")  # hashable (the reader's buffer is a bytearray)
         shape = self.shapes.get(raw)
         run = self.run
         if tail is None:  # a watched line only
@@ -535,8 +535,10 @@ class _Segments:
             return
         made = shape.made.get(shape.decided) if shape.alone else None
         if made is not None:  # decided by the line alone, as before
-            line_no = run.line_no
-            run.queue.extend([Hit(line_no, *fields) for fields in made])
+            if len(made) == 1:  # (most lines hold one code)
+                run.queue.append(Hit(run.line_no, *made[0]))
+            else:
+                run.queue.extend([Hit(run.line_no, *fields) for fields in made])
             return
         ln = _Line(run.line_no, shape.head, shape.pre, shape.text)
         ln.tokens, ln.symptoms, ln.shape = shape.tokens, shape.symptoms, shape

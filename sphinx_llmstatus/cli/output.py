@@ -97,7 +97,7 @@ class Pieces:
                 self._ready.poll()  # Ctrl-C while the reader reads nothing: the rest stays
             with held_back():
                 try:
-                    step = max(self._step, _room(self._fd, self._pipe)) if self._pipe else self._step
+                    step = max(self._step, _room(self._fd, self._pipe)) if self._pipe else self._step  # type: ignore[arg-type]
                     n = os.write(self._fd, self._rest[:step])  # type: ignore[arg-type]
                 except BrokenPipeError:
                     raise

@@ -23,7 +23,7 @@ from dataclasses import replace
 
 from ..registry.model import Registry
 from ..scan.events import Closed, Event, Failed, Opened
-from ..scan.interrupt import after_interrupt
+from ..scan.interrupt import after_interrupt, held_back
 from ..scan.pipeline import ScanOptions
 from ..scan.report import Place, Report
 from ..scan.sources import is_regular, walk
@@ -89,10 +89,14 @@ class _Run:
             with self.progress.paused():
                 write(sys.stdout, text)
             return
-        self._held.append(text)
-        self._held_size += len(text)
+        self._hold(text)
         if self._held_size >= HELD_OUTPUT:
             self.flush_output()
+
+    def _hold(self, text: str) -> None:
+        """Keep ``text`` for the next piece written (files' hits: :attr:`_held` is a list)."""
+        self._held.append(text)  # type: ignore[union-attr]
+        self._held_size += len(text)
 
     def replay(self, path: str, events: Iterator[Event]) -> None:
         """Take one path's events: count, write the hits, name what could not be read."""
@@ -129,14 +133,26 @@ class _Run:
         return "-" if name == "-" else self._label(name)
 
     def _found(self, event: Found) -> None:
-        self.found = True
-        marked = self.report.triage(self._key(event.name), event.hits)
-        if not self.summary_only:
+        """Count and lay out the hits of ``event``, with Ctrl-C held back: an event holds up to
+        :data:`~..scan.pipeline.BATCH` hits, none of which Ctrl-C may lose or count twice. What
+        is laid out is held for the next piece, or (a stream's) written after, open to Ctrl-C."""
+        with held_back():
+            self.found = True
+            marked = self.report.triage(self._key(event.name), event.hits)
+            if self.summary_only:
+                return
             file = None if event.name == "-" else self._label(event.name)  # None: each format names stdin
             # A worker's rendering holds for hits the report did not mark (scan.pipeline.Found.rendered).
             rendered = [line if hit.consequence_of is None else None
                         for hit, line in zip(marked, event.rendered)] if event.rendered else ()
-            self._write(self.fmt.scan_hits(event.before, marked, event.after, file, bool(self.args.context), rendered))
+            text = self.fmt.scan_hits(event.before, marked, event.after, file, bool(self.args.context), rendered)
+            if self._held is not None:
+                self._hold(text)
+                text = ""
+        if text:
+            self._write(text)
+        elif self._held_size >= HELD_OUTPUT:
+            self.flush_output()
 
     def _closed(self, event: Closed) -> None:
         self.report.note_clues(self._key(event.name), event.clues)

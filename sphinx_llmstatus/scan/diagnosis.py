@@ -26,6 +26,7 @@ from ..registry.clues import Stamp
 from ..registry.model import ONCE_KINDS, Cause, Registry, StatusCode
 from .evidence import PROOF_TEXT, WINDOW_LINES, Line, Lines, book, same_process, seconds, within
 from .hit import Hit
+from .interrupt import held_back
 
 if TYPE_CHECKING:
     from .events import Found
@@ -213,29 +214,38 @@ class Diagnoser:
         self._cache: dict[tuple, Diagnosis] = {}
 
     def feed(self, found: Found) -> Iterator[Found]:
-        """Take ``found``; yield the events whose window has been read, in order."""
-        failed = [hit for hit in found.hits if hit.is_failure]
-        for hit in failed:
-            if hit.code is not None and hit.code.name in self._named:
-                self._failures.append((hit.line_no, hit.process, hit.code.name, hit.line[:PROOF_TEXT],
-                                       seconds(self._times(hit.line))))
-        if failed:  # hits come in line order
-            self._pending.append((found, failed, failed[0].line_no, failed[-1].line_no))
-        else:
-            self._pending.append((found, failed, None, None))
+        """Take ``found``; yield the events whose window has been read, in order. Taken whole, with
+        Ctrl-C held back: an event holds many hits (:data:`~.pipeline.BATCH`)."""
+        with held_back():
+            failed = [hit for hit in found.hits if hit.is_failure]
+            for hit in failed:
+                if hit.code is not None and hit.code.name in self._named:
+                    self._failures.append((hit.line_no, hit.process, hit.code.name, hit.line[:PROOF_TEXT],
+                                           seconds(self._times(hit.line))))
+            if failed:  # hits come in line order
+                self._pending.append((found, failed, failed[0].line_no, failed[-1].line_no))
+            else:
+                self._pending.append((found, failed, None, None))
         yield from self.read_to(found.hits[0].line_no if found.hits else 0)
 
     def read_to(self, line: int) -> Iterator[Found]:
         """The lines up to ``line`` are read: yield the events whose window is, in order."""
         pending = self._pending
         while pending and (pending[0][3] is None or pending[0][3] + WINDOW_LINES <= line):
-            yield self._diagnosed(*pending.popleft()[:2])
+            yield self._next()
         self._forget(line)
 
     def flush(self) -> Iterator[Found]:
         """The events still held (the log has ended)."""
         while self._pending:
-            yield self._diagnosed(*self._pending.popleft()[:2])
+            yield self._next()
+
+    def _next(self) -> Found:
+        """The first event held, diagnosed, then let go: Ctrl-C while it is judged leaves it held
+        (:meth:`flush` judges it again), so that none of its hits is lost."""
+        found = self._diagnosed(*self._pending[0][:2])
+        self._pending.popleft()
+        return found
 
     def _forget(self, read: int) -> None:
         """Let go of the evidence and failures that no failure held, or still to come, can need: the
@@ -327,7 +337,7 @@ class Diagnoser:
         if got is None:
             if len(self._cache) >= 1024:
                 self._cache.clear()
-            got = self._cache[key] = judge(hit.code, api, hit.line_no, proofs, earlier, context)
+            got = self._cache[key] = judge(code, api, hit.line_no, proofs, earlier, context)
         return got
 
 

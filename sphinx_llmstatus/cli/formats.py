@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
-from functools import partial
+from functools import cached_property, partial
 
 TYPE_CHECKING = False  # typing costs ~3 ms of the `llmstatus CODE` start-up budget
 if TYPE_CHECKING:
@@ -127,11 +127,16 @@ class TextFormat(Format):
 
         return table(codes, self.lang, api=api) + "\n" if codes else ""
 
+    @cached_property
+    def _text(self) -> Any:
+        """The text renderer (imported at first use, then kept: asked for every line's hits)."""
+        from ..render import text
+
+        return text
+
     def scan_hits(self, before: Context, hits: Sequence[Hit], after: Context, file: str | None,
                   context: bool, rendered: Sequence[str | None] = ()) -> str:
-        from ..render import text
-        from ..render.labels import label
-
+        text = self._text
         file = file or STDIN_LABEL
         # Other layers' numbers get their own section at the end (scan_end).
         own = []
@@ -143,6 +148,8 @@ class TextFormat(Format):
             else:
                 line = self._hit_line(h, file, text)
                 if h.consequence_of is not None:
+                    from ..render.labels import label
+
                     f, n, name = h.consequence_of
                     where = f"{_named(f)}:{n}"
                     line += "\n    " + label("(likely a consequence of {name} at {where})", self.lang,
@@ -204,6 +211,8 @@ class TextFormat(Format):
 
     def _flush_context(self, until: int | None = None) -> list[str]:
         """The waiting "after" lines (those before line ``until`` when given), as text lines."""
+        if not self._ctx_pending:
+            return []
         pending = [(n, t) for n, t in self._ctx_pending if until is None or n < until]
         self._ctx_pending = []
         if pending:
@@ -211,8 +220,9 @@ class TextFormat(Format):
         return self._context_lines(pending)
 
     def _context_lines(self, lines: Context) -> list[str]:
-        from ..render import text
-
+        if not lines:
+            return []
+        text = self._text
         return [text.style(f"{self._ctx_file}-{n}-", "dim", color=self.color) + "  " + text.clip_line_text(t)
                 for n, t in lines]
 

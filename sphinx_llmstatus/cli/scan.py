@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from ..scan.events import Found
+    from ..scan.hit import Hit
     from .formats import Format
     from .plain import Args
     from .progress import Progress
@@ -145,7 +146,7 @@ class _Run:
             # A worker's rendering holds for hits the report did not mark (scan.pipeline.Found.rendered).
             rendered = [line if hit.consequence_of is None else None
                         for hit, line in zip(marked, event.rendered)] if event.rendered else ()
-            text = self.fmt.scan_hits(event.before, marked, event.after, file, bool(self.args.context), rendered)
+            text = self._laid_out(event, marked, file, rendered)
             if self._held is not None:
                 self._hold(text)
                 text = ""
@@ -153,6 +154,18 @@ class _Run:
             self._write(text)
         elif self._held_size >= HELD_OUTPUT:
             self.flush_output()
+
+    def _laid_out(self, event: Found, marked: list[Hit], file: str | None, rendered: list[str | None] | tuple) -> str:
+        """The output of ``event``'s hits (``marked``: as the report marked them): with ``-C``, a
+        group a line, each with its lines around."""
+        context = bool(self.args.context)
+        if not event.groups:
+            return self.fmt.scan_hits(event.before, marked, event.after, file, context, rendered)
+        out, at = [], 0
+        for before, count, after in event.groups:
+            out.append(self.fmt.scan_hits(before, marked[at:at + count], after, file, context))
+            at += count
+        return "".join(out)
 
     def _closed(self, event: Closed) -> None:
         self.report.note_clues(self._key(event.name), event.clues)

@@ -69,13 +69,14 @@ class _Around:
             self.open[-1].hits.append(hit)
             return []
         # Hits come in line order: lines before this one's window are no later hit's either. What
-        # is left starts at the window, whose lines are numbered one after another.
-        while self.lines and self.lines[0][0] < hit.line_no - self.context:
-            self.lines.popleft()
-        window = list(islice(self.lines, 2 * self.context + 1))
-        before = [(n, t) for n, t in window if n < hit.line_no]
-        after = [(n, t) for n, t in window if hit.line_no < n <= hit.line_no + self.context]
-        self.open.append(Group(before, [hit], after))
+        # is left starts at the window, whose lines are numbered one after another (the hit's own
+        # was read: it is among them).
+        lines = self.lines
+        while lines[0][0] < hit.line_no - self.context:
+            lines.popleft()
+        at = hit.line_no - lines[0][0]
+        window = list(islice(lines, at + self.context + 1))
+        self.open.append(Group(window[:at], [hit], window[at + 1:]))
         return self._whole(self.read, kept=1)
 
     def _whole(self, line_no: int, kept: int) -> list[Group]:

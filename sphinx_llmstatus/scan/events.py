@@ -27,6 +27,9 @@ class Found(NamedTuple):
     after: list[tuple[int, str]]
     #: Each hit's output as ``ScanOptions.render`` made it in a worker (empty: not made).
     rendered: tuple[str, ...] = ()
+    #: With ``-C``: the lines' groups of ``hits``, in order, each ``(before, number of its hits,
+    #: after)`` (then ``before`` and ``after`` are empty): an event holds many lines' hits.
+    groups: tuple[tuple[list[tuple[int, str]], int, list[tuple[int, str]]], ...] = ()
 
 
 class Closed(NamedTuple):

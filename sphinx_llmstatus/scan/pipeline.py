@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import BinaryIO, NamedTuple, TypeVar
 
 from ..registry.model import Registry
-from .around import scan_with_context
+from .around import Group, scan_with_context
 from .bundles import inputs
 from .diagnosis import Diagnoser
 from .engine import LineWatch, scan_progress, scanner
@@ -126,9 +126,8 @@ def _found(name: str, stream: BinaryIO, opts: ScanOptions, registry: Registry, w
            waits: Callable[[int], bool] | None = None) -> Iterator[Found | int]:
     """The log's hits as :class:`Found` events and, between them, how many lines have been read."""
     if opts.context:
-        groups = scan_with_context(stream, opts.context, registry=registry, include_success=opts.include_success,
-                                   watch=watched, progress=True)
-        yield from _each(groups, lambda group: group if isinstance(group, int) else Found(name, *group))
+        yield from _batched(name, scan_with_context(stream, opts.context, registry=registry, progress=True,
+                                                    include_success=opts.include_success, watch=watched))
         return
     yield from _batched(name, scan_progress(stream, registry, opts.include_success, watched, opts.helper, waits))
 
@@ -137,33 +136,48 @@ def _found(name: str, stream: BinaryIO, opts: ScanOptions, registry: Registry, w
 BATCH = 1024
 
 
-def _batched(name: str, items: Iterator[Hit | int]) -> Iterator[Found | int]:
-    """The hits between two counts of lines read (a block's) as one :class:`Found`, then the count:
-    every later layer takes an event at a time, and a flood of code lines is a hit a line."""
-    hits: list[Hit] = []
+def _batched(name: str, items: Iterator[Hit | Group | int]) -> Iterator[Found | int]:
+    """The hits (``-C``: the lines' groups) between two counts of lines read (a block's) as one
+    :class:`Found`, then the count: every later layer takes an event at a time, and a flood of
+    code lines is a hit a line."""
+    batch = _Batch(name)
 
-    def step(item: Hit | int) -> tuple[Found | int, ...]:
+    def step(item: Hit | Group | int) -> tuple[Found | int, ...]:
         # A tuple, not a generator: made for every hit.
         if isinstance(item, int):
-            return (*_taken(name, hits), item)
-        hits.append(item)
-        return _taken(name, hits) if len(hits) >= BATCH else ()
+            return (*batch.taken(), item)
+        batch.add(item)
+        return batch.taken() if len(batch.hits) >= BATCH else ()
 
     try:
         yield from relay(items, step)
     except KeyboardInterrupt:  # the hits the scan gave after Ctrl-C (relay gave them to step)
-        yield from _taken(name, hits)
+        yield from batch.taken()
         raise
-    yield from _taken(name, hits)
+    yield from batch.taken()
 
 
-def _taken(name: str, hits: list[Hit]) -> tuple[Found, ...]:
-    """The ``hits`` gathered as one :class:`Found` (none if there are none), leaving the list empty."""
-    if not hits:
-        return ()
-    found = Found(name, [], hits[:], [])
-    hits.clear()
-    return (found,)
+class _Batch:
+    """The hits of one :class:`Found` being gathered, and with ``-C`` their lines' groups."""
+
+    def __init__(self, name: str) -> None:
+        self.name, self.hits = name, list[Hit]()
+        self.groups: list[tuple[list[tuple[int, str]], int, list[tuple[int, str]]]] = []
+
+    def add(self, item: Hit | Group) -> None:
+        if isinstance(item, Hit):
+            self.hits.append(item)
+        else:
+            self.hits += item.hits
+            self.groups.append((item.before, len(item.hits), item.after))
+
+    def taken(self) -> tuple[Found, ...]:
+        """The hits gathered as one :class:`Found` (none if there are none); the next start afresh."""
+        if not self.hits:
+            return ()
+        found = Found(self.name, [], self.hits, [], (), tuple(self.groups))
+        self.hits, self.groups = [], []
+        return (found,)
 
 
 def _each(items: Iterator[T], made: Callable[[T], U]) -> Iterator[U]:

@@ -201,7 +201,10 @@ class TextFormat(Format):
         parts = self._flush_context() if new_file else self._flush_context(until=line_no)
         if new_file:
             self._ctx_file, self._ctx_last = file, 0
-        before = [(n, t) for n, t in before if n > self._ctx_last]
+        if before and before[-1][0] <= self._ctx_last:  # shown already (a run of hit lines)
+            before = []
+        elif before:
+            before = [(n, t) for n, t in before if n > self._ctx_last]
         first = before[0][0] if before else line_no
         if self._ctx_shown and (new_file or first > self._ctx_last + 1):
             parts.append("--")
@@ -211,7 +214,8 @@ class TextFormat(Format):
 
     def _flush_context(self, until: int | None = None) -> list[str]:
         """The waiting "after" lines (those before line ``until`` when given), as text lines."""
-        if not self._ctx_pending:
+        if not self._ctx_pending or until is not None and self._ctx_pending[0][0] >= until:
+            self._ctx_pending = []  # (the next group shows them: a run of hit lines)
             return []
         pending = [(n, t) for n, t in self._ctx_pending if until is None or n < until]
         self._ctx_pending = []

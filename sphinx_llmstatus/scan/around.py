@@ -22,6 +22,10 @@ class Group(NamedTuple):
     after: list[tuple[int, str]]
 
 
+#: Bytes of a line kept for the context (decoded): a long line's start.
+_KEPT = 4 * EXCERPT_HEAD
+
+
 class _Around:
     """The lines a scan keeps for its groups: the recent ones (for ``before``) and the groups
     still filling with their ``after`` lines (a hit near the end of a block is given before the
@@ -44,19 +48,26 @@ class _Around:
                 parts = data.split(b"\n")
                 if data.endswith(b"\n"):
                     parts.pop()
-                for raw in parts:
-                    self._keep(raw)
+                self._keep_all(parts)
             elif isinstance(seg, LongPiece) and seg.final:
                 self._keep(seg.head)
             yield seg
 
     def _keep(self, raw: bytes) -> None:
-        self.read += 1
-        item = (self.read, raw.removesuffix(b"\r")[:4 * EXCERPT_HEAD].decode("utf-8", "replace"))
-        for g in self.open:
-            if g.hits[0].line_no < self.read <= g.hits[0].line_no + self.context:
-                g.after.append(item)
-        self.lines.append(item)
+        self._keep_all([raw])
+
+    def _keep_all(self, lines: list[bytes]) -> None:
+        """Keep ``lines`` (the next ones read), each as its first characters; add each to the
+        "after" of the groups open whose window it is in."""
+        read, kept, groups, context = self.read, self.lines, self.open, self.context
+        for raw in lines:
+            read += 1
+            item = (read, raw.removesuffix(b"\r")[:_KEPT].decode("utf-8", "replace"))
+            for g in groups:  # (hits wait for at most a few lines: few groups are open)
+                if g.hits[0].line_no < read <= g.hits[0].line_no + context:
+                    g.after.append(item)
+            kept.append(item)
+        self.read = read
 
     def read_to(self, line_no: int) -> list[Group]:
         """The groups whose lines are all read by line ``line_no`` (they are let go)."""
@@ -77,7 +88,7 @@ class _Around:
         at = hit.line_no - lines[0][0]
         window = list(islice(lines, at + self.context + 1))
         self.open.append(Group(window[:at], [hit], window[at + 1:]))
-        return self._whole(self.read, kept=1)
+        return self._whole(self.read, kept=1) if len(self.open) > 1 else []
 
     def _whole(self, line_no: int, kept: int) -> list[Group]:
         """The oldest groups whose lines are all read by line ``line_no``, leaving ``kept`` newest open."""
@@ -124,10 +135,12 @@ def scan_with_context(
     hits = _scan_segments(around.recording(iter_segments(stream)), scanner(registry), include_success, watch,
                           progress)
 
-    def step(hit: Hit) -> Iterator[Group]:
-        yield from around.take(hit)
+    def step(hit: Hit | int) -> list[Group | int]:
+        # A list, not a generator: made for every hit.
+        done: list[Group | int] = around.take(hit)  # type: ignore[assignment]
         if isinstance(hit, int):  # with progress: the lines read so far
-            yield hit
+            done.append(hit)
+        return done
 
     try:
         yield from relay(hits, step)

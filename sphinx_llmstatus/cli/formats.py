@@ -100,6 +100,7 @@ class TextFormat(Format):
         self._remedy_at: dict[str, str] = {}
         # What hits of one code say once its remedy was given: by everything hit_desc reads.
         self._descs: dict[tuple, str] = {}
+        self._clipped: dict[tuple[str, int], str] = {}  # hit lines as shown, by text and token start
         # -C state: the file of the last group, its last line shown, its "after" lines not yet
         # shown, and whether any group was shown (for the "--" separators).
         self._ctx_file: str | None = None
@@ -178,7 +179,14 @@ class TextFormat(Format):
         at = f"{file}:{hit.line_no}"
         if self.color:
             at = text.style(at, "dim", color=True)
-        return f"{at}: {desc}\n    {text.clip_line(hit)}"
+        clipped = self._clipped.get((hit.line, hit.start))  # a repeated line's text is one object
+        if clipped is None:
+            clipped = text.clip_line(hit)
+            if len(hit.line) <= 1024:  # (memory: at most 4,096 such lines kept)
+                if len(self._clipped) >= 4096:
+                    self._clipped.clear()
+                self._clipped[hit.line, hit.start] = clipped
+        return f"{at}: {desc}\n    {clipped}"
 
     def _remedy_where(self, hit: Hit, file: str) -> str | None:
         """Where ``hit``'s code (symptom, other layer's code) got its remedy or check already

@@ -97,7 +97,8 @@ class Report:
 
     def add(self, file: str, hit: Hit) -> tuple[str, Hit] | None:
         """Count ``hit`` (found in ``file``); return ``(file, first failure)`` when it is a likely consequence of it."""
-        name = hit_name(hit)
+        code = hit.code
+        name = code.name if code is not None and hit.kind == "code" else hit_name(hit)  # (hit_name, spelled out)
         if not hit.is_llm_datadist:  # a symptom, another layer's code
             self._note_before(file, hit)
             if hit.kind == "symptom":
@@ -107,7 +108,7 @@ class Report:
             return None
         self.counts[name] += 1
         self.codes.setdefault(name, hit)
-        if hit.code is not None and hit.code.is_success:  # no failure (is_failure, knowing the rest)
+        if code is not None and code.is_success:  # no failure (is_failure, knowing the rest)
             return None
         key = self.key(file, hit.process)
         first = self.first.get(key)

@@ -135,11 +135,11 @@ def scan_with_context(
     hits = _scan_segments(around.recording(iter_segments(stream)), scanner(registry), include_success, watch,
                           progress)
 
-    def step(hit: Hit | int) -> list[Group | int]:
+    def step(hit: Hit | int) -> list[Group]:
         # A list, not a generator: made for every hit.
-        done: list[Group | int] = around.take(hit)  # type: ignore[assignment]
-        if isinstance(hit, int):  # with progress: the lines read so far
-            done.append(hit)
+        done = around.take(hit)
+        if isinstance(hit, int):  # with progress: the lines read so far (documented above)
+            done.append(hit)  # type: ignore[arg-type]
         return done
 
     try:

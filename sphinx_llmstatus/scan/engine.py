@@ -508,11 +508,14 @@ class _Segments:
             for s in starts:
                 yield s, None, True
             return
-        coded = set(starts)
+        coded, skip = set(starts), watch.skip
         for s in sorted({*starts, *watched}):
-            literals = _still_wanted(watched.get(s), watch.skip)
-            if literals or s in coded:
-                yield s, literals, s in coded
+            literals = watched.get(s)
+            if literals:
+                literals = _still_wanted(literals, skip)
+            has_code = s in coded
+            if literals or has_code:
+                yield s, literals, has_code
 
     def _line(self, data: bytes, end: int, s: int, literals: list[int] | None,
               tail: list[bytes] | None) -> None:

@@ -38,7 +38,8 @@ class Prefix:
         self.process, self.api, self.module = process, api, module
 
 
-_NO_PREFIX = Prefix(None, None, None)
+#: A line whose start names no writer.
+NO_PREFIX = Prefix(None, None, None)
 
 
 class PrefixReader:
@@ -68,7 +69,7 @@ class PrefixReader:
                 found = [new or old for new, old in zip(got, found)]
         module, process, api = found
         if not (module or process or api):
-            return _NO_PREFIX
+            return NO_PREFIX
         return Prefix(process or None, api or None, module or None)
 
 

@@ -29,7 +29,7 @@ from ..registry.layout import family_error_number
 from ..registry.model import LLM_DATADIST, Registry, StatusCode
 from . import helper as _helper
 from . import prefilter as _prefilter
-from .context import _NO_PREFIX, CONTEXT_SPAN, HEAD, NEAR, ContextFinder, Prefix, PrefixReader
+from .context import CONTEXT_SPAN, HEAD, NEAR, NO_PREFIX, ContextFinder, Prefix, PrefixReader
 from .evidence import book
 from .hit import MAX_COLUMNS, Hit, astuple_but_line
 from .interrupt import held_back
@@ -163,7 +163,7 @@ class _Shape:
 
     def __init__(self, sc: Scanner, raw: bytes, text: str, tokens: list[Token], symptoms: list) -> None:
         self.text, self.head, self.tokens, self.symptoms = text, raw[:CONTEXT_SPAN], tokens, symptoms
-        self.pre = sc.prefix(text[:HEAD]) if tokens or symptoms else _NO_PREFIX
+        self.pre = sc.prefix(text[:HEAD]) if tokens or symptoms else NO_PREFIX
         self.shared = any(t.kind == "shared" for t in tokens)
         self.word = _word_on(sc, self.head, text, tokens) if self.shared else None
         #: Whether the line alone decides its hits: no shared number, or its context on the line.

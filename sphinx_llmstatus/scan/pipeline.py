@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import BinaryIO, NamedTuple, TypeVar
+from typing import BinaryIO, NamedTuple
 
 from ..registry.model import Registry
 from .around import Group, scan_with_context
@@ -28,9 +28,6 @@ from .interrupt import relay
 from .prefilter import ANY
 from .report import Report
 from .timeline import ClueWatch, Times
-
-T = TypeVar("T")
-U = TypeVar("U")
 
 
 @dataclass(frozen=True)
@@ -178,11 +175,6 @@ class _Batch:
         found = Found(self.name, [], self.hits, [], (), tuple(self.groups))
         self.hits, self.groups = [], []
         return (found,)
-
-
-def _each(items: Iterator[T], made: Callable[[T], U]) -> Iterator[U]:
-    """``made`` of each of ``items``; Ctrl-C here is told to ``items`` (:mod:`.interrupt`)."""
-    return relay(items, lambda item: (made(item),))
 
 
 class Triaged(NamedTuple):

@@ -57,6 +57,16 @@ class Format:
         (None for a hit to lay out here)."""
         raise NotImplementedError
 
+    def scan_groups(self, groups: Sequence[tuple[Context, int, Context]], hits: Sequence[Hit],
+                    file: str | None) -> str:
+        """The hits of several lines with the lines around each (``-C``): ``groups`` are ``(before,
+        number of its hits, after)`` of ``hits``, in order; laid out a group at a time."""
+        out, at = [], 0
+        for before, count, after in groups:
+            out.append(self.scan_hits(before, hits[at:at + count], after, file, True))
+            at += count
+        return "".join(out)
+
     def scan_end(self, report: Report, summary_only: bool = False) -> str:
         """After every file was scanned: the report (first failure per process, counts, other
         layers); ``summary_only`` when no hit was written (``--summary``)."""
@@ -137,9 +147,29 @@ class TextFormat(Format):
 
     def scan_hits(self, before: Context, hits: Sequence[Hit], after: Context, file: str | None,
                   context: bool, rendered: Sequence[str | None] = ()) -> str:
-        text = self._text
         file = file or STDIN_LABEL
-        # Other layers' numbers get their own section at the end (scan_end).
+        own = self._own(hits, file)
+        if not own:
+            return ""
+        if not context:
+            return "\n".join(own) + "\n"
+        return "\n".join(self._with_context(before, own, hits[0].line_no, after, file)) + "\n"
+
+    def scan_groups(self, groups: Sequence[tuple[Context, int, Context]], hits: Sequence[Hit],
+                    file: str | None) -> str:
+        # The groups' lines joined once (a flood of code lines is a group a line).
+        file, parts, at = file or STDIN_LABEL, list[str](), 0
+        for before, count, after in groups:
+            own = self._own(hits[at:at + count], file)
+            if own:
+                parts += self._with_context(before, own, hits[at].line_no, after, file)
+            at += count
+        return "\n".join(parts) + "\n" if parts else ""
+
+    def _own(self, hits: Sequence[Hit], file: str) -> list[str]:
+        """The text lines of ``hits`` of LLM DataDist and symptoms; other layers' numbers are kept
+        for their own section at the end (:meth:`scan_end`)."""
+        text = self._text
         own = []
         for h in hits:
             if h.kind == "code" and not h.is_llm_datadist:
@@ -156,11 +186,7 @@ class TextFormat(Format):
                     line += "\n    " + label("(likely a consequence of {name} at {where})", self.lang,
                                              name=name, where=where)
                 own.append(line)
-        if not own:
-            return ""
-        if not context:
-            return "\n".join(own) + "\n"
-        return self._with_context(before, own, hits[0].line_no, after, file)
+        return own
 
     def _hit_line(self, hit: Hit, file: str, text: Any) -> str:
         """:func:`~..render.text.hit_line` (``text``: that module), its description made once per
@@ -201,9 +227,10 @@ class TextFormat(Format):
             self._remedy_at[key] = f"{_named(file)}:{hit.line_no}"
         return where
 
-    def _with_context(self, before: Context, own: list[str], line_no: int, after: Context, file: str) -> str:
-        """Like ``grep -C``: each line once, ``--`` between groups that are not adjacent. The
-        "after" lines wait for the next group, which may show some of them as hits."""
+    def _with_context(self, before: Context, own: list[str], line_no: int, after: Context, file: str) -> list[str]:
+        """The text lines of a group, like ``grep -C``: each line once, ``--`` between groups that
+        are not adjacent. The "after" lines wait for the next group, which may show some of them
+        as hits."""
         # Line numbers only grow within a file: going back means the same name given again.
         new_file = file != self._ctx_file or line_no <= self._ctx_last
         parts = self._flush_context() if new_file else self._flush_context(until=line_no)
@@ -218,7 +245,7 @@ class TextFormat(Format):
             parts.append("--")
         parts += self._context_lines(before) + own
         self._ctx_last, self._ctx_pending, self._ctx_shown = line_no, list(after), True
-        return "\n".join(parts) + "\n"
+        return parts
 
     def _flush_context(self, until: int | None = None) -> list[str]:
         """The waiting "after" lines (those before line ``until`` when given), as text lines."""

@@ -158,14 +158,9 @@ class _Run:
     def _laid_out(self, event: Found, marked: list[Hit], file: str | None, rendered: list[str | None] | tuple) -> str:
         """The output of ``event``'s hits (``marked``: as the report marked them): with ``-C``, a
         group a line, each with its lines around."""
-        context = bool(self.args.context)
-        if not event.groups:
-            return self.fmt.scan_hits(event.before, marked, event.after, file, context, rendered)
-        out, at = [], 0
-        for before, count, after in event.groups:
-            out.append(self.fmt.scan_hits(before, marked[at:at + count], after, file, context))
-            at += count
-        return "".join(out)
+        if event.groups:
+            return self.fmt.scan_groups(event.groups, marked, file)
+        return self.fmt.scan_hits(event.before, marked, event.after, file, bool(self.args.context), rendered)
 
     def _closed(self, event: Closed) -> None:
         self.report.note_clues(self._key(event.name), event.clues)

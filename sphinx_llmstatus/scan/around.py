@@ -26,6 +26,29 @@ class Group(NamedTuple):
 _KEPT = 4 * EXCERPT_HEAD
 
 
+def _kept(raw: bytes) -> str:
+    """A line as it is kept: without its line end, its first :data:`_KEPT` bytes decoded."""
+    return raw.removesuffix(b"\r")[:_KEPT].decode("utf-8", "replace")
+
+
+def _kept_lines(data: bytes) -> list[str]:
+    """The lines of a block of whole lines as they are kept (:func:`_kept`); an ASCII block (most
+    logs) decoded and split at once."""
+    if not data.isascii():
+        parts = data.split(b"\n")
+        if data.endswith(b"\n"):
+            parts.pop()
+        return [_kept(raw) for raw in parts]
+    texts = data.decode("ascii").split("\n")
+    if data.endswith(b"\n"):
+        texts.pop()
+    if b"\r" in data:
+        texts = [t.removesuffix("\r") for t in texts]
+    if max(map(len, texts), default=0) > _KEPT:
+        texts = [t[:_KEPT] for t in texts]
+    return texts
+
+
 class _Around:
     """The lines a scan keeps for its groups: the recent ones (for ``before``) and the groups
     still filling with their ``after`` lines (a hit near the end of a block is given before the
@@ -44,30 +67,22 @@ class _Around:
             while self.lines and self.lines[0][0] < self.read - self.context - NEIGHBOURS - 1:
                 self.lines.popleft()
             if isinstance(seg, Block):
-                data = bytes(seg.data[:seg.end])
-                parts = data.split(b"\n")
-                if data.endswith(b"\n"):
-                    parts.pop()
-                self._keep_all(parts)
+                self._keep(_kept_lines(bytes(seg.data[:seg.end])))
             elif isinstance(seg, LongPiece) and seg.final:
-                self._keep(seg.head)
+                self._keep([_kept(seg.head)])
             yield seg
 
-    def _keep(self, raw: bytes) -> None:
-        self._keep_all([raw])
-
-    def _keep_all(self, lines: list[bytes]) -> None:
-        """Keep ``lines`` (the next ones read), each as its first characters; add each to the
-        "after" of the groups open whose window it is in."""
-        read, kept, groups, context = self.read, self.lines, self.open, self.context
-        for raw in lines:
-            read += 1
-            item = (read, raw.removesuffix(b"\r")[:_KEPT].decode("utf-8", "replace"))
-            for g in groups:  # (hits wait for at most a few lines: few groups are open)
-                if g.hits[0].line_no < read <= g.hits[0].line_no + context:
+    def _keep(self, texts: list[str]) -> None:
+        """Keep ``texts``, the next lines read; add each to the "after" of the groups open whose
+        window it is in: only the first ``context`` can be (an open group's line was read)."""
+        start = self.read + 1
+        items = list(zip(range(start, start + len(texts)), texts))
+        for item in items[:self.context]:
+            for g in self.open:  # (hits wait for at most a few lines: few groups are open)
+                if g.hits[0].line_no < item[0] <= g.hits[0].line_no + self.context:
                     g.after.append(item)
-            kept.append(item)
-        self.read = read
+        self.lines.extend(items)
+        self.read += len(texts)
 
     def read_to(self, line_no: int) -> list[Group]:
         """The groups whose lines are all read by line ``line_no`` (they are let go)."""

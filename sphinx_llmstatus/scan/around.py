@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Iterator
-from itertools import islice
 from typing import BinaryIO, NamedTuple
 
 from ..registry.model import Registry
@@ -56,7 +55,7 @@ class _Around:
 
     def __init__(self, context: int) -> None:
         self.context = context
-        self.lines: deque[tuple[int, str]] = deque()
+        self.lines: list[tuple[int, str]] = []  # numbered one after another
         self.read = 0  # lines read so far
         self.open: deque[Group] = deque()  # in line order; the last may still take hits
 
@@ -64,8 +63,8 @@ class _Around:
         """``segments``, each line kept as it goes by (a long line as its first characters)."""
         for seg in segments:
             # Hits wait for at most NEIGHBOURS later lines: older lines are no one's "before".
-            while self.lines and self.lines[0][0] < self.read - self.context - NEIGHBOURS - 1:
-                self.lines.popleft()
+            if self.lines:
+                del self.lines[:max(0, self.read - self.context - NEIGHBOURS - 1 - self.lines[0][0])]
             if isinstance(seg, Block):
                 self._keep(_kept_lines(bytes(seg.data[:seg.end])))
             elif isinstance(seg, LongPiece) and seg.final:
@@ -94,15 +93,11 @@ class _Around:
         if self.open and self.open[-1].hits[0].line_no == hit.line_no:
             self.open[-1].hits.append(hit)
             return []
-        # Hits come in line order: lines before this one's window are no later hit's either. What
-        # is left starts at the window, whose lines are numbered one after another (the hit's own
-        # was read: it is among them).
-        lines = self.lines
-        while lines[0][0] < hit.line_no - self.context:
-            lines.popleft()
+        # The lines kept are numbered one after another, and the hit's own was read: its window is
+        # found by position.
+        lines, context = self.lines, self.context
         at = hit.line_no - lines[0][0]
-        window = list(islice(lines, at + self.context + 1))
-        self.open.append(Group(window[:at], [hit], window[at + 1:]))
+        self.open.append(Group(lines[max(0, at - context):at], [hit], lines[at + 1:at + 1 + context]))
         return self._whole(self.read, kept=1) if len(self.open) > 1 else []
 
     def _whole(self, line_no: int, kept: int) -> list[Group]:

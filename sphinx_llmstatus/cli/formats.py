@@ -14,16 +14,17 @@ from functools import cached_property, partial
 
 TYPE_CHECKING = False  # typing costs ~3 ms of the `llmstatus CODE` start-up budget
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Callable, Iterator, Mapping, Sequence
     from typing import Any
 
     from ..registry.lookup import Match
     from ..registry.model import Registry, StatusCode
+    from ..scan.events import Around as Context
+    from ..scan.events import GroupSpan
     from ..scan.hit import Hit
     from ..scan.report import Report
 
     Found = Sequence[tuple[str, Sequence[Match]]]
-    Context = list[tuple[int, str]]
 
 #: How text and Markdown name standard input (JSON says ``"-"``).
 STDIN_LABEL = "(standard input)"
@@ -57,15 +58,11 @@ class Format:
         (None for a hit to lay out here)."""
         raise NotImplementedError
 
-    def scan_groups(self, groups: Sequence[tuple[Context, int, Context]], hits: Sequence[Hit],
+    def scan_groups(self, groups: Sequence[GroupSpan], hits: Sequence[Hit],
                     file: str | None) -> str:
         """The hits of several lines with the lines around each (``-C``): ``groups`` are ``(before,
         number of its hits, after)`` of ``hits``, in order; laid out a group at a time."""
-        out, at = [], 0
-        for before, count, after in groups:
-            out.append(self.scan_hits(before, hits[at:at + count], after, file, True))
-            at += count
-        return "".join(out)
+        return "".join(self.scan_hits(before, own, after, file, True) for before, own, after in _split(groups, hits))
 
     def scan_end(self, report: Report, summary_only: bool = False) -> str:
         """After every file was scanned: the report (first failure per process, counts, other
@@ -84,6 +81,14 @@ class Format:
         from ..view.deployment import merged_lines
 
         return "".join(log_safe(line) + "\n" for line in merged_lines(summary, self.lang, self.registry))
+
+
+def _split(groups: Sequence[GroupSpan], hits: Sequence[Hit]) -> Iterator[tuple[Context, Sequence[Hit], Context]]:
+    """Each group of an event (``-C``) as ``(before, its hits, after)``."""
+    at = 0
+    for before, count, after in groups:
+        yield before, hits[at:at + count], after
+        at += count
 
 
 def _terminal_width() -> int:
@@ -155,15 +160,14 @@ class TextFormat(Format):
             return "\n".join(own) + "\n"
         return "\n".join(self._with_context(before, own, hits[0].line_no, after, file)) + "\n"
 
-    def scan_groups(self, groups: Sequence[tuple[Context, int, Context]], hits: Sequence[Hit],
+    def scan_groups(self, groups: Sequence[GroupSpan], hits: Sequence[Hit],
                     file: str | None) -> str:
         # The groups' lines joined once (a flood of code lines is a group a line).
-        file, parts, at = file or STDIN_LABEL, list[str](), 0
-        for before, count, after in groups:
-            own = self._own(hits[at:at + count], file)
+        file, parts = file or STDIN_LABEL, list[str]()
+        for before, line_hits, after in _split(groups, hits):
+            own = self._own(line_hits, file)
             if own:
-                parts += self._with_context(before, own, hits[at].line_no, after, file)
-            at += count
+                parts += self._with_context(before, own, line_hits[0].line_no, after, file)
         return "\n".join(parts) + "\n" if parts else ""
 
     def _own(self, hits: Sequence[Hit], file: str) -> list[str]:

@@ -173,6 +173,13 @@ class _Shape:
         self.made: dict[tuple[str, str] | None, list[tuple]] = {}  # decided -> each hit's fields but the first
 
 
+def _on_line(made: list[tuple], line_no: int) -> list[Hit]:
+    """The hits a shape made (:attr:`_Shape.made`), on line ``line_no``."""
+    if len(made) == 1:  # (most lines hold one code)
+        return [Hit(line_no, *made[0])]
+    return [Hit(line_no, *fields) for fields in made]
+
+
 def _on_the_line(word: str) -> tuple[str, str]:
     """A shared number's attribution by the LLM DataDist context ``word`` on its line."""
     return LLM_DATADIST, f"LLM DataDist context {word!r} on the line"
@@ -295,8 +302,7 @@ class _Run:
         made = shape.made.get(decided)
         if made is None:
             made = shape.made[decided] = [astuple_but_line(h) for h in self._made(ln, decided)]
-        line_no = ln.line_no
-        return [Hit(line_no, *fields) for fields in made]
+        return _on_line(made, ln.line_no)
 
     def _made(self, ln: _Line, decided: tuple[str, str] | None) -> list[Hit]:
         pre = ln.pre
@@ -538,10 +544,7 @@ class _Segments:
             return
         made = shape.made.get(shape.decided) if shape.alone else None
         if made is not None:  # decided by the line alone, as before
-            if len(made) == 1:  # (most lines hold one code)
-                run.queue.append(Hit(run.line_no, *made[0]))
-            else:
-                run.queue.extend([Hit(run.line_no, *fields) for fields in made])
+            run.queue.extend(_on_line(made, run.line_no))
             return
         ln = _Line(run.line_no, shape.head, shape.pre, shape.text)
         ln.tokens, ln.symptoms, ln.shape = shape.tokens, shape.symptoms, shape

@@ -12,6 +12,12 @@ from typing import NamedTuple
 from .hit import Hit
 from .timeline import Clue
 
+#: Numbered lines shown around a hit's line (``-C``).
+Around = list[tuple[int, str]]
+#: One line's group in an event of several (``-C``): the lines before it, the number of its hits
+#: (the next ones of the event's ``hits``), the lines after it.
+GroupSpan = tuple[Around, int, Around]
+
 
 class Opened(NamedTuple):
     name: str
@@ -22,14 +28,14 @@ class Opened(NamedTuple):
 
 class Found(NamedTuple):
     name: str
-    before: list[tuple[int, str]]
+    before: Around
     hits: list[Hit]
-    after: list[tuple[int, str]]
+    after: Around
     #: Each hit's output as ``ScanOptions.render`` made it in a worker (empty: not made).
     rendered: tuple[str, ...] = ()
     #: With ``-C``: the lines' groups of ``hits``, in order, each ``(before, number of its hits,
     #: after)`` (then ``before`` and ``after`` are empty): an event holds many lines' hits.
-    groups: tuple[tuple[list[tuple[int, str]], int, list[tuple[int, str]]], ...] = ()
+    groups: tuple[GroupSpan, ...] = ()
 
 
 class Closed(NamedTuple):

@@ -20,7 +20,7 @@ from .around import Group, scan_with_context
 from .bundles import inputs
 from .diagnosis import Diagnoser
 from .engine import LineWatch, scan_progress, scanner
-from .events import Closed, Event, Failed, Found, Opened
+from .events import Closed, Event, Failed, Found, GroupSpan, Opened
 from .evidence import Lines
 from .helper import cpus
 from .hit import Hit
@@ -159,7 +159,7 @@ class _Batch:
 
     def __init__(self, name: str) -> None:
         self.name, self.hits = name, list[Hit]()
-        self.groups: list[tuple[list[tuple[int, str]], int, list[tuple[int, str]]]] = []
+        self.groups: list[GroupSpan] = []
 
     def add(self, item: Hit | Group) -> None:
         if isinstance(item, Hit):

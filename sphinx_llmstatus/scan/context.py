@@ -60,6 +60,11 @@ class PrefixReader:
         self.families = {module: family.key for family in registry.families.values()
                          for module in family.log_modules}
 
+    def spans(self, line: str) -> list[tuple[int, int]]:
+        """Where each log format matches the start of ``line`` (what the line's writer is read from)."""
+        head = line[:HEAD]
+        return [m.span() for fmt in self.formats if (m := compiled(fmt.pattern).search(head)) is not None]
+
     def __call__(self, line: str) -> Prefix:
         head = line[:HEAD]
         found: list[str] = ["", "", ""]
@@ -89,6 +94,7 @@ class ContextFinder:
         # skips to the words' first letters in C. Grouped by first letter, longest first
         # within a group (as one longest-first alternation would match): each position then
         # tries one branch per first letter, not every word (4x faster on lowercase text).
+        self.words = frozenset(words)
         by_first: dict[str, list[str]] = {}
         for w in sorted(words, key=len, reverse=True):
             by_first.setdefault(w[0], []).append(w)

@@ -29,6 +29,7 @@ from ..registry.layout import family_error_number
 from ..registry.model import LLM_DATADIST, Registry, StatusCode
 from . import helper as _helper
 from . import prefilter as _prefilter
+from . import timemask
 from .context import CONTEXT_SPAN, HEAD, NEAR, NO_PREFIX, ContextFinder, Prefix, PrefixReader
 from .evidence import book
 from .hit import MAX_COLUMNS, Hit, astuple_but_line
@@ -78,6 +79,11 @@ class Scanner:
                                          [lit.encode() for lit in self.watch_literals], self._once(registry),
                                          [*self.matcher.prefilter_coloured, *symptoms])
         self.engine = self.prefilter.name
+        self.times = timemask.TimeMask(
+            [c.pattern for c in getattr(registry, "log_clues", ()) if c.kind == "time"],
+            [f.pattern for f in self.prefix.formats],
+            [*self.watch_literals, *self.context.words,
+             *(t for s in self.symptoms for t in (s.pattern, *getattr(s, "quoted_by", ())))])
         # Most lines hold no symptom: one search tells, before each symptom's own.
         self._any_symptom = re.compile("|".join(re.escape(s.pattern) for s in self.symptoms) or "(?!)").search
 
@@ -159,7 +165,7 @@ class _Shape:
     decided once (:meth:`_Segments._shape`); only its number, and a shared number's neighbours,
     differ from one such line to the next."""
 
-    __slots__ = ("text", "head", "pre", "tokens", "symptoms", "shared", "word", "alone", "decided", "made")
+    __slots__ = ("text", "head", "pre", "tokens", "symptoms", "shared", "word", "alone", "decided", "made", "span")
 
     def __init__(self, sc: Scanner, raw: bytes, text: str, tokens: list[Token], symptoms: list) -> None:
         self.text, self.head, self.tokens, self.symptoms = text, raw[:CONTEXT_SPAN], tokens, symptoms
@@ -170,14 +176,27 @@ class _Shape:
         self.alone = not self.shared or bool(self.word)
         #: The context its shared numbers have on the line (None: none, or no shared number).
         self.decided = _on_the_line(self.word) if self.word else None
-        self.made: dict[tuple[str, str] | None, list[tuple]] = {}  # decided -> each hit's fields but the first
+        #: decided -> each hit's fields but the first two (the line's number and text)
+        self.made: dict[tuple[str, str] | None, list[tuple]] = {}
+        #: Where the time is, on a shape its lines share whatever their time (:mod:`.timemask`).
+        self.span: tuple[int, int] | None = None
+
+    def timeless(self, sc: Scanner, span: tuple[int, int]) -> bool:
+        """Whether lines that differ from this one only by the digits of its time at ``span`` hold
+        what it holds (:mod:`.timemask`): nothing it was found to hold touches the time."""
+        found = [(c, c + len(sym.pattern)) for sym, c in self.symptoms]
+        for t in self.tokens:
+            found += [(c, c + t.end - t.start) for c in t.occurrences()]
+        a, b = span
+        found += [(c, c + len(w)) for c, w in sc.context.find_all(self.text, max(0, a - _WORD), b + _WORD)]
+        return not timemask.touches(span, found + sc.prefix.spans(self.text))
 
 
-def _on_line(made: list[tuple], line_no: int) -> list[Hit]:
-    """The hits a shape made (:attr:`_Shape.made`), on line ``line_no``."""
+def _on_line(made: list[tuple], line_no: int, text: str) -> list[Hit]:
+    """The hits a shape made (:attr:`_Shape.made`), on line ``line_no`` of ``text``."""
     if len(made) == 1:  # (most lines hold one code)
-        return [Hit(line_no, *made[0])]
-    return [Hit(line_no, *fields) for fields in made]
+        return [Hit(line_no, text, *made[0])]
+    return [Hit(line_no, text, *fields) for fields in made]
 
 
 def _on_the_line(word: str) -> tuple[str, str]:
@@ -301,8 +320,8 @@ class _Run:
             return self._made(ln, decided)
         made = shape.made.get(decided)
         if made is None:
-            made = shape.made[decided] = [astuple_but_line(h) for h in self._made(ln, decided)]
-        return _on_line(made, ln.line_no)
+            made = shape.made[decided] = [astuple_but_line(h)[1:] for h in self._made(ln, decided)]
+        return _on_line(made, ln.line_no, ln.text)  # type: ignore[arg-type]  # a short line's
 
     def _made(self, ln: _Line, decided: tuple[str, str] | None) -> list[Hit]:
         pre = ln.pre
@@ -458,6 +477,7 @@ class _Segments:
         self.long_before: list[bytes] = []
         self.block: _Block | None = None  # the block being read
         self.shapes: dict[bytes, _Shape] = {}  # short lines seen, by their bytes
+        self.timeless: dict[bytes, _Shape] = {}  # and by their bytes with their time zeroed
 
     def lines(self, data: bytes, end: int, found: Prefiltered | None = None) -> None:
         """Queue the hits of the lines of ``data[:end]``, and read its watched lines (``found``: the
@@ -530,23 +550,22 @@ class _Segments:
         nl = data.find(b"\n", s, end)
         e = end if nl < 0 else nl
         raw = bytes(data[s:e]).removesuffix(b"\r")  # hashable (the reader's buffer is a bytearray)
-        shape = self.shapes.get(raw)
         run = self.run
         if tail is None:  # a watched line only
+            shape = self.shapes.get(raw)
             text = shape.text if shape is not None else raw.decode("utf-8", "replace")
             self.watch.line(text, run.line_no, literals)  # type: ignore[union-attr,arg-type]  # literals: a watch
             return
-        if shape is None:
-            shape = self._shape(raw)
+        shape, text = self._shape(raw)
         if literals:
-            self.watch.line(shape.text, run.line_no, literals)  # type: ignore[union-attr]
+            self.watch.line(text, run.line_no, literals)  # type: ignore[union-attr]
         if not (shape.tokens or shape.symptoms):
             return
         made = shape.made.get(shape.decided) if shape.alone else None
         if made is not None:  # decided by the line alone, as before
-            run.queue.extend(_on_line(made, run.line_no))
+            run.queue.extend(_on_line(made, run.line_no, text))
             return
-        ln = _Line(run.line_no, shape.head, shape.pre, shape.text)
+        ln = _Line(run.line_no, raw[:CONTEXT_SPAN], shape.pre, text)
         ln.tokens, ln.symptoms, ln.shape = shape.tokens, shape.symptoms, shape
         before: list[bytes] = []
         after: list[bytes] = []
@@ -557,16 +576,27 @@ class _Segments:
             after = _heads_after(data, e + 1, end, NEIGHBOURS) if nl >= 0 else []
         run.add(ln, before, after, complete=False)
 
-    def _shape(self, raw: bytes) -> _Shape:
-        """The shape of the line ``raw`` (remembered when short)."""
+    def _shape(self, raw: bytes) -> tuple[_Shape, str]:
+        """The shape of the line ``raw`` and its text: the shape of a line seen before, or of one that
+        differed from it only by its time (:mod:`.timemask`), else a new one (remembered when short)."""
+        shape = self.shapes.get(raw)
+        if shape is not None:
+            return shape, shape.text
+        sc, short = self.sc, len(raw) <= SHAPE_BYTES
+        span = sc.times.span(raw) if short else None
+        if span is not None:
+            shape = self.timeless.get(timemask.key(raw, span))
+            if shape is not None and shape.span == span:
+                return shape, raw.decode("ascii")  # (an ASCII line: timemask)
         text = raw.decode("utf-8", "replace")
-        tokens = self.sc.matcher.tokens(text, include_success=self.include_success)
-        shape = _Shape(self.sc, raw, text, tokens, self.sc.symptoms_in(text))
-        if len(raw) <= SHAPE_BYTES:
-            if len(self.shapes) >= SHAPES:
-                self.shapes.clear()
-            self.shapes[raw] = shape
-        return shape
+        shape = _Shape(sc, raw, text, sc.matcher.tokens(text, include_success=self.include_success),
+                       sc.symptoms_in(text))
+        if short:
+            _remember(self.shapes, raw, shape)
+            if span is not None and shape.timeless(sc, span):
+                shape.span = span
+                _remember(self.timeless, timemask.key(raw, span), shape)
+        return shape, text
 
     def piece(self, p: LongPiece) -> None:
         """Read a piece of a long line; queue the line's hits after its last piece (whole: Ctrl-C
@@ -593,6 +623,13 @@ class _Segments:
             run.tail.append(p.head)
             run.line_no += 1
             self.long_ln = None
+
+
+def _remember(shapes: dict[bytes, _Shape], key: bytes, shape: _Shape) -> None:
+    """Remember ``shape`` by ``key``: at most :data:`SHAPES` (then all are forgotten)."""
+    if len(shapes) >= SHAPES:
+        shapes.clear()
+    shapes[key] = shape
 
 
 def _keep_tokens(ln: _Line, p: LongPiece, tokens: list[Token]) -> None:

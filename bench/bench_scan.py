@@ -22,7 +22,7 @@ then the cost per MB of the slowest shape over the fastest (bar <= 2x), the
 prefilter engines alone on the busy log (Hyperscan, RE2 through
 ``google-re2`` when installed, Python ``re``), the time of each 1 MB line,
 junk or dense with real codes, ``llmstatus scan`` (text) with and without
-``-C 2`` on ``--flood`` consecutive code lines (bar < 10 s for 1M), and the
+``-C 2`` on ``--flood`` consecutive code lines, each with its own time (bar < 10 s for 1M), and the
 peak RSS of ``llmstatus scan -`` streaming ``--rss-gb`` GB (bar < 100 MB). The machine's load average is
 printed with the figures: the ratios are measured within one run.
 
@@ -163,13 +163,33 @@ def generate(path: Path, megabytes: float, every: int, shape: str, seed: int = 1
     return coded
 
 
+#: A retry loop's lines, as LLM DataDist's plog and Python logging write them: each with its
+#: own time (microseconds apart), the pids of four processes and the source lines changing.
+FLOOD = [
+    "[ERROR] LLMDATADIST({i},python):{t} [llm_datadist.cc:{l}] LinkLlmClusters failed, ret = 1343270921",
+    "[ERROR] GE({i},python):{t} [kv_transfer.cc:{l}] PullKvBlocks failed, layer = {l}, role = decoder, "
+    "ret = 5010b002",
+    "[ERROR] GE({i},python):{t} [llm_datadist.cc:{l}] PullKvCache: ErrorNo: 4294967295(failed)",
+    "{p} ERROR llm_datadist.status.LLMException: [link] failed, error code is LLMStatusCode.LLM_LINK_FAILED, "
+    "{{3: 0, 19: 1}}.",
+]
+
+
 def flood(path: Path, lines: int) -> None:
     """Write ``lines`` consecutive lines with a code (a retry loop logging its failure), cycling
-    through :data:`WITH_CODE` with the pids and source lines changing."""
+    through :data:`FLOOD`, every line with its own time."""
     with open(path, "w", encoding="ascii") as fh:
         for start in range(0, lines, 10000):
-            fh.write("".join(WITH_CODE[n % len(WITH_CODE)].format(i=1000 + n % 50, l=100 + n % 300) + "\n"
-                             for n in range(start, min(lines, start + 10000))))
+            fh.write("".join(_flood_line(n) + "\n" for n in range(start, min(lines, start + 10000))))
+
+
+def _flood_line(n: int) -> str:
+    us = 37 * n  # 37 us apart
+    s, us = divmod(us, 1_000_000)
+    m, s = divmod(s, 60)
+    t = f"2026-11-30-10:{m % 60:02d}:{s:02d}.{us // 1000:03d}.{us % 1000:03d}"
+    p = f"2026-11-30 10:{m % 60:02d}:{s:02d},{us // 1000:03d}"
+    return FLOOD[n % len(FLOOD)].format(i=4242 + n % 4, l=100 + n % 300, t=t, p=p)
 
 
 #: Consecutive code lines the flood bar is set for (issue 20: < 10 s, with and without -C 2).
@@ -178,7 +198,7 @@ FLOOD_LINES = 1_000_000
 
 def flooded(script: Path, lines: int) -> None:
     """Time ``llmstatus scan`` (text, to a pipe) on ``lines`` consecutive code lines, without and with ``-C 2``."""
-    log = WORK / f"flood_{lines}.log"
+    log = WORK / f"flood_timed_{lines}.log"
     if not log.exists():
         flood(log, lines)
     bar = 10 * lines / FLOOD_LINES

@@ -78,13 +78,14 @@ def test_a_loop_of_lines_shares_its_shape():
 
 
 def test_what_keeps_a_line_from_its_time_shape():
-    mask = TimeMask([r"(?P<year>20\d{2})-(?P<month>\d{2})"], [r"\[(?P<pid>\d{1,10})\]"], ["by 2026-1", "errno:111"])
+    mask = TimeMask([r"(?P<year>20\d{2})-(?P<month>\d{2})"], [r"\[(?P<pid>\d{1,10})\]"], ["on 2026-11!", "errno:111"])
     assert mask.span(b"at 2025-11 ret") == (3, 10)
     assert key(b"at 2025-11 ret", (3, 10)) == b"at 0000-00 ret"
     assert mask.span(b"at x2025-11 ret") is None  # a time within a word
     assert mask.span(b"at 2025-11\xc3\xa9") is None  # not ASCII
-    assert mask.span(b"by 2026-11") is None  # the time's digits spell part of a literal
-    assert mask.span(b"errno:111 at the 2025-11") == (17, 24)  # a literal's digits apart from the time
+    assert not mask.free(key(b"on 2025-12! x", (3, 10)), (3, 10))  # another time would spell a literal
+    assert mask.free(b"errno:111 at the 0000-00", (17, 24))  # a literal's digits apart from the time
+    assert mask.free(b"at 0000-00 ret", (3, 10))
     assert not TimeMask([r"20\d{2}"], [r"\[2026\]"], []).on  # a format that spells a digit
 
 

@@ -181,15 +181,16 @@ class _Shape:
         #: Where the time is, on a shape its lines share whatever their time (:mod:`.timemask`).
         self.span: tuple[int, int] | None = None
 
-    def timeless(self, sc: Scanner, span: tuple[int, int]) -> bool:
-        """Whether lines that differ from this one only by the digits of its time at ``span`` hold
-        what it holds (:mod:`.timemask`): nothing it was found to hold touches the time."""
+    def timeless(self, sc: Scanner, masked: bytes, span: tuple[int, int]) -> bool:
+        """Whether lines that differ from this one only by the digits of its time at ``span`` (its
+        bytes ``masked`` by :func:`.timemask.key`) hold what it holds (:mod:`.timemask`): nothing
+        it was found to hold touches the time, nor may any literal with a digit."""
         found = [(c, c + len(sym.pattern)) for sym, c in self.symptoms]
         for t in self.tokens:
             found += [(c, c + t.end - t.start) for c in t.occurrences()]
         a, b = span
         found += [(c, c + len(w)) for c, w in sc.context.find_all(self.text, max(0, a - _WORD), b + _WORD)]
-        return not timemask.touches(span, found + sc.prefix.spans(self.text))
+        return not timemask.touches(span, found + sc.prefix.spans(self.text)) and sc.times.free(masked, span)
 
 
 def _on_line(made: list[tuple], line_no: int, text: str) -> list[Hit]:
@@ -584,8 +585,9 @@ class _Segments:
             return shape, shape.text
         sc, short = self.sc, len(raw) <= SHAPE_BYTES
         span = sc.times.span(raw) if short else None
+        masked = timemask.key(raw, span) if span is not None else raw
         if span is not None:
-            shape = self.timeless.get(timemask.key(raw, span))
+            shape = self.timeless.get(masked)
             if shape is not None and shape.span == span:
                 return shape, raw.decode("ascii")  # (an ASCII line: timemask)
         text = raw.decode("utf-8", "replace")
@@ -593,9 +595,9 @@ class _Segments:
                        sc.symptoms_in(text))
         if short:
             _remember(self.shapes, raw, shape)
-            if span is not None and shape.timeless(sc, span):
+            if span is not None and shape.timeless(sc, masked, span):
                 shape.span = span
-                _remember(self.timeless, timemask.key(raw, span), shape)
+                _remember(self.timeless, masked, shape)
         return shape, text
 
     def piece(self, p: LongPiece) -> None:

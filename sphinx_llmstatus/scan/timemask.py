@@ -30,8 +30,12 @@ from collections.abc import Iterable
 TIME_HEAD = 512
 #: Characters of a literal kept on each side of its digits (:func:`_around_digits`).
 AROUND = 4
-#: Places a time was found lately, tried before a search.
-PLACES = 4
+#: Bytes of a line's start that tell where its time is (:meth:`TimeMask._where`), and the most
+#: such starts remembered (then all are forgotten).
+HEAD_BYTES = 16
+PLACES = 4096
+#: The bytes of a word character (a time's digit run goes on through one).
+_WORD = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 _ZEROS = bytes.maketrans(b"123456789", b"000000000")
 #: A pattern's escapes, counts and digit range (`0-9`): what remains holds its own digits, if any.
 _NOT_LITERAL = re.compile(r"\\.|\{\d*,?\d*\}|0-9")
@@ -52,42 +56,49 @@ class TimeMask:
         # A log format that spells a digit could read a time's digits: no line is keyed by its time.
         self.on = bool(patterns) and not any(map(spells_digit, formats))
         self._times = [re.compile(p.encode()) for p in patterns]
-        self._seen: list[tuple[re.Pattern[bytes], int]] = []  # (pattern, start) of the latest times
-        pieces = sorted({p for w in literals for p in _around_digits(w)})
-        #: What the registry's literals hold around a digit (a time's digits could spell one), and
-        #: the longest: a literal whose digit is in a time has such a piece within that of the time.
-        self.digits = re.compile("|".join(map(re.escape, pieces)).encode()) if pieces else None
+        #: Where the time was on lines that start alike (their first bytes, digits zeroed).
+        self._places: dict[bytes, tuple[re.Pattern[bytes], int]] = {}
+        pieces = {p for w in literals for p in _around_digits(w)}
+        # What the literals hold around a digit, any digit in its place: a line one of which may
+        # overlap the time (some other time would spell the literal) is not keyed by its time.
+        anydigit = sorted({re.sub(rb"[0-9]", rb"[0-9]", re.escape(p).encode()) for p in pieces})
+        self._digits = re.compile(b"|".join(anydigit)) if anydigit else None
         self._margin = max(map(len, pieces), default=0)
 
     def span(self, raw: bytes) -> tuple[int, int] | None:
-        """Where the time of ``raw`` is, when the line may be keyed by it (bounded, ASCII, no literal
-        with a digit), else None."""
+        """Where the time of ``raw`` is, when bounded by no word character (an ASCII line), else None."""
         if not self.on or not raw.isascii():
             return None
         m = self._where(raw)
         if m is None:
             return None
         a, b = m.span()
-        if not _bounded(raw, a, b) or (self.digits is not None and
-                                        self.digits.search(raw, max(0, a - self._margin), b + self._margin)):
-            return None
+        if (a and raw[a - 1] in _WORD) or (b < len(raw) and raw[b] in _WORD):
+            return None  # a digit run of the time may go on past it
         return a, b
 
+    def free(self, masked: bytes, span: tuple[int, int]) -> bool:
+        """Whether no literal with a digit may overlap the time of a line keyed ``masked`` (each
+        line with that key: its digits are read as any digit)."""
+        a, b = span
+        return self._digits is None or self._digits.search(masked, max(0, a - self._margin), b + self._margin) is None
+
     def _where(self, raw: bytes) -> re.Match[bytes] | None:
-        """The time of ``raw``: where a time was found lately first (a log writes its times at a
-        few places: tried there, a time costs a tenth of a search), else searched for."""
-        seen = self._seen
-        for i, (pattern, at) in enumerate(seen):
-            m = pattern.match(raw, at, TIME_HEAD)
+        """The time of ``raw``: first where it was on the last line that started alike (a log
+        writes its time at one place per kind of line: tried there, a time costs a tenth of a
+        search), else searched for."""
+        head = raw[:HEAD_BYTES].translate(_ZEROS)
+        place = self._places.get(head)
+        if place is not None:
+            m = place[0].match(raw, place[1], TIME_HEAD)
             if m is not None:
-                if i:
-                    seen.insert(0, seen.pop(i))
                 return m
         for pattern in self._times:
             m = pattern.search(raw, 0, TIME_HEAD)
             if m is not None:
-                seen.insert(0, (pattern, m.start()))
-                del seen[PLACES:]
+                if len(self._places) >= PLACES:
+                    self._places.clear()
+                self._places[head] = (pattern, m.start())
                 return m
         return None
 
@@ -101,12 +112,6 @@ def key(raw: bytes, span: tuple[int, int]) -> bytes:
     """``raw`` with the digits of its time zeroed (same length: every column kept)."""
     a, b = span
     return raw[:a] + raw[a:b].translate(_ZEROS) + raw[b:]
-
-
-def _bounded(raw: bytes, a: int, b: int) -> bool:
-    """No word character right before or after ``raw[a:b]``: its digit runs end within it."""
-    before, after = raw[a - 1:a] if a else b"", raw[b:b + 1]
-    return not (before.isalnum() or before == b"_" or after.isalnum() or after == b"_")
 
 
 def touches(span: tuple[int, int], spans: Iterable[tuple[int, int]]) -> bool:

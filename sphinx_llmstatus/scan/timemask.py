@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import cached_property
 
 #: The bytes of a line searched for its time (as the timeline reads it).
 TIME_HEAD = 512
@@ -55,15 +56,23 @@ class TimeMask:
         patterns = [t for t in times if t.isascii()]
         # A log format that spells a digit could read a time's digits: no line is keyed by its time.
         self.on = bool(patterns) and not any(map(spells_digit, formats))
-        self._times = [re.compile(p.encode()) for p in patterns]
+        self._patterns = patterns
         #: Where the time was on lines that start alike (their first bytes, digits zeroed).
         self._places: dict[bytes, tuple[re.Pattern[bytes], int]] = {}
         pieces = {p for w in literals for p in _around_digits(w)}
         # What the literals hold around a digit, any digit in its place: a line one of which may
         # overlap the time (some other time would spell the literal) is not keyed by its time.
-        anydigit = sorted({re.sub(rb"[0-9]", rb"[0-9]", re.escape(p).encode()) for p in pieces})
-        self._digits = re.compile(b"|".join(anydigit)) if anydigit else None
+        self._anydigit = sorted({re.sub(rb"[0-9]", rb"[0-9]", re.escape(p).encode()) for p in pieces})
         self._margin = max(map(len, pieces), default=0)
+
+    # Compiled when first used: a log without a code line never looks for a time (the scan's start).
+    @cached_property
+    def _times(self) -> list[re.Pattern[bytes]]:
+        return [re.compile(p.encode()) for p in self._patterns]
+
+    @cached_property
+    def _digits(self) -> re.Pattern[bytes] | None:
+        return re.compile(b"|".join(self._anydigit)) if self._anydigit else None
 
     def span(self, raw: bytes) -> tuple[int, int] | None:
         """Where the time of ``raw`` is, when bounded by no word character (an ASCII line), else None."""

@@ -4,21 +4,27 @@ A loop that fails logs the same line a million times, each with its own time
 (``[ERROR] GE(77,python):2026-11-30-10:00:01.123.456 [...] ... ret = 1343270921``).
 The engine decides a line once per *shape* (:class:`~.engine._Shape`); keyed by the
 line's bytes, no two such lines share one. Keyed by the line with its time's digits
-zeroed (:meth:`TimeMask.key`), they do, and the hits of each line are made from the
-shape with the line's own text.
+zeroed (:func:`key`), they do, and the hits of each line are made from the shape
+with the line's own text.
 
-The times are the registry's ``time`` clues (the ones the timeline reads). A shape
-is shared that way only where that cannot change what the line is found to hold:
+The times are the registry's ``time`` clues (the ones the timeline reads). Lines
+share a shape that way only where that cannot change what they are found to hold:
 
-- the line is ASCII (a byte offset is a column), its time is bounded by no letter
-  or digit on either side, and on the line that made the shape no token, symptom,
-  context word or log format's match touches the time (:meth:`TimeMask.free`);
-- the rules read digits only by class (a digit stays a digit) outside a match,
-  and no rule's match can start in, or reach into, a time so bounded
-  (each starts with a letter or a run of at least 5 digits, or is read by class);
-  a literal of the registry with a digit (a symptom such as ``errno:111``) could:
-  a line holding one is never keyed by its time (:attr:`TimeMask.digits`);
-- no log format spells a digit of its own (they read pids by class): else no line is.
+- the line is ASCII (a byte offset is a column) and no word character touches its
+  time (:meth:`TimeMask.span`): its digit runs end within it;
+- on the line that made the shape no token, symptom, context word or log format's
+  match touches the time (:meth:`~.engine._Shape.timeless`). Outside a match the
+  rules read a digit only by class (a digit stays a digit), and no rule's match can
+  start in, or reach into, a time so bounded: each starts with a letter, or needs a
+  run of at least 5 digits or a hex letter, or reads its digits by class;
+- no literal of the registry with a digit (a symptom such as ``errno:111``) may
+  overlap the time of any line with that key (:meth:`TimeMask.free`: its pieces
+  around a digit, any digit in their place, searched near the time);
+- no log format reads a digit other than by class (:func:`spells_digit`): else no
+  line is keyed by its time.
+
+``tests/test_scan_timemask.py`` checks lines built to trip this against each line
+decided alone.
 """
 
 from __future__ import annotations

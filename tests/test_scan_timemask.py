@@ -8,6 +8,7 @@ import random
 import pytest
 
 from sphinx_llmstatus.registry import default_registry
+from sphinx_llmstatus.registry.loader import load_registry
 from sphinx_llmstatus.scan import scan_text
 from sphinx_llmstatus.scan.engine import scanner
 from sphinx_llmstatus.scan.prefilter import available
@@ -98,3 +99,39 @@ def test_what_keeps_a_line_from_its_time_shape():
 ])
 def test_a_format_that_reads_digits_by_class(pattern, spells):
     assert spells_digit(pattern) is spells
+
+
+# A registry's own time whose digits, after a status keyword, may be a code (a tester's finding):
+# neither line may take the other's shape.
+EXTRA_TIMES = [
+    (r"\b(?P<month>\d{2})(?P<day>\d{2})(?P<hour>\d{2})(?P<minute>\d{2})(?P<second>\d{2})\b",
+     "1130100001 link failed", "11-30T10:00:01",
+     ["[ERROR] GE(1,python): 1130100001 link failed, LLM_TIMEOUT",
+      "[ERROR] GE(1,python): 1343270921 link failed, LLM_TIMEOUT",
+      "ret = 1130100001 LinkLlmClusters LLM_TIMEOUT",
+      "ret = 4294967295 LinkLlmClusters LLM_TIMEOUT"]),
+    (r"\b(?P<hour>\d{2})(?P<minute>\d{2})(?P<second>\d{2}) (?P<month>\d{2})-(?P<day>\d{2})\b",
+     "at 100001 11-30 link failed", "11-30T10:00:01",
+     ["ErrorNo: 101010 11-30 Connect failed LLM_TIMEOUT",
+      "ErrorNo: 103905 11-30 Connect failed LLM_TIMEOUT"]),
+]
+
+
+@pytest.mark.parametrize("engine", available())
+@pytest.mark.parametrize(("pattern", "sample", "value", "lines"), EXTRA_TIMES)
+def test_a_time_whose_digits_make_a_code(engine, pattern, sample, value, lines, tmp_path, monkeypatch):
+    extra = tmp_path / "times.toml"
+    extra.write_text(f"""[[log_clue]]
+id = "own-time"
+kind = "time"
+pattern = '{pattern}'
+sources = ["hixl-log-timeline"]
+samples = [{{ line = "{sample}", value = "{value}" }}]
+""", encoding="utf-8")
+    registry = load_registry([extra])
+    text = "\n".join(lines) + "\n"
+    times = scanner(registry, engine).times
+    shared = list(scan_text(text, registry=registry, engine=engine))
+    monkeypatch.setattr(times, "on", False)
+    assert shared == list(scan_text(text, registry=registry, engine=engine))
+    assert {h.token for h in shared} > {"LLM_TIMEOUT"}  # the codes the times' digits made

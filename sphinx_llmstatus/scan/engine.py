@@ -83,7 +83,8 @@ class Scanner:
             [c.pattern for c in getattr(registry, "log_clues", ()) if c.kind == "time"],
             [f.pattern for f in self.prefix.formats],
             [*self.watch_literals, *self.context.words,
-             *(t for s in self.symptoms for t in (s.pattern, *getattr(s, "quoted_by", ())))])
+             *(t for s in self.symptoms for t in (s.pattern, *getattr(s, "quoted_by", ())))],
+            self.matcher.digit_widths(), any(c.isdigit() for n in self.matcher.names for c in n))
         # Most lines hold no symptom: one search tells, before each symptom's own.
         self._any_symptom = re.compile("|".join(re.escape(s.pattern) for s in self.symptoms) or "(?!)").search
 
@@ -184,7 +185,7 @@ class _Shape:
     def timeless(self, sc: Scanner, masked: bytes, span: tuple[int, int]) -> bool:
         """Whether lines that differ from this one only by the digits of its time at ``span`` (its
         bytes ``masked`` by :func:`.timemask.key`) hold what it holds (:mod:`.timemask`): nothing
-        it was found to hold touches the time, nor may any literal with a digit."""
+        it was found to hold touches the time, nor may any literal with a digit or rule's number."""
         found = [(c, c + len(sym.pattern)) for sym, c in self.symptoms]
         for t in self.tokens:
             found += [(c, c + t.end - t.start) for c in t.occurrences()]

@@ -292,6 +292,18 @@ class Matcher:
             m = search(line, s + 1, stop)
         return grouped(spans, lo)
 
+    def digit_widths(self) -> frozenset[int]:
+        """How many digits a number of the rules spans where it is digits alone: a layout or
+        shared number, another layer's (a time's digits could spell one: :mod:`.timemask`)."""
+        widths = {len(d) for d in self._decimals} | {len(h) for h in self._hexes if h.isdigit()}
+        if self._layout_dec:
+            widths.add(self._dec_width)
+        for family in self.registry.families.values():
+            if family.key != LLM_DATADIST:
+                for low, high in family.ranges:
+                    widths.update(range(len(str(low)), len(str(high)) + 1))
+        return frozenset(widths)
+
     def verdict(self, line: str, s: int, e: int, include_success: bool,
                 links: dict[int, int | None] | None = None) -> Verdict | None:
         """The verdict on the match ``line[s:e]``, remembered by the window its rule reads (a

@@ -14,9 +14,11 @@ share a shape that way only where that cannot change what they are found to hold
   time (:meth:`TimeMask.span`): its digit runs end within it;
 - on the line that made the shape no token, symptom, context word or log format's
   match touches the time (:meth:`~.engine._Shape.timeless`). Outside a match the
-  rules read a digit only by class (a digit stays a digit), and no rule's match can
-  start in, or reach into, a time so bounded: each starts with a letter, or needs a
-  run of at least 5 digits or a hex letter, or reads its digits by class;
+  rules read a digit only by class (a digit stays a digit);
+- no rule's number may be made of the time's digits on any line with that key
+  (:meth:`TimeMask.free`): each digit run of the time is within a word or a dotted
+  id (every rule refuses a number there), or it is followed by no letter, is of no
+  width a number of the rules has (the registry's), and follows no HCCL call trace;
 - no literal of the registry with a digit (a symptom such as ``errno:111``) may
   overlap the time of any line with that key (:meth:`TimeMask.free`: its pieces
   around a digit, any digit in their place, searched near the time);
@@ -33,6 +35,8 @@ import re
 from collections.abc import Iterable
 from functools import cached_property
 
+from .verdicts import HCCL_TRACE
+
 #: The bytes of a line searched for its time (as the timeline reads it).
 TIME_HEAD = 512
 #: Characters of a literal kept on each side of its digits (:func:`_around_digits`).
@@ -43,6 +47,11 @@ HEAD_BYTES = 16
 PLACES = 4096
 #: The bytes of a word character (a time's digit run goes on through one).
 _WORD = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_ALNUM = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+_LETTERS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+#: What joins the parts of a dotted or dashed id, a path, a version (``in_word``).
+_JOINERS = frozenset(b"-./#%@+")
+_DIGITS = re.compile(rb"[0-9]+")
 _ZEROS = bytes.maketrans(b"123456789", b"000000000")
 #: A pattern's escapes, counts and digit range (`0-9`): what remains holds its own digits, if any.
 _NOT_LITERAL = re.compile(r"\\.|\{\d*,?\d*\}|0-9")
@@ -58,7 +67,8 @@ def spells_digit(pattern: str) -> bool:
 class TimeMask:
     """The registry's time patterns on a line's bytes, and what may not share a shape by its time."""
 
-    def __init__(self, times: Iterable[str], formats: Iterable[str], literals: Iterable[str]) -> None:
+    def __init__(self, times: Iterable[str], formats: Iterable[str], literals: Iterable[str],
+                 widths: Iterable[int] = (), named_digits: bool = False) -> None:
         patterns = [t for t in times if t.isascii()]
         # A log format that spells a digit could read a time's digits: no line is keyed by its time.
         self.on = bool(patterns) and not any(map(spells_digit, formats))
@@ -70,6 +80,9 @@ class TimeMask:
         # overlap the time (some other time would spell the literal) is not keyed by its time.
         self._anydigit = sorted({re.sub(rb"[0-9]", rb"[0-9]", re.escape(p).encode()) for p in pieces})
         self._margin = max(map(len, pieces), default=0)
+        #: How many digits a rule's number spans where it is digits alone, and whether a code's
+        #: name holds a digit (it might end in the time's).
+        self._widths, self._named_digits = frozenset(widths), named_digits
 
     # Compiled when first used: a log without a code line never looks for a time (the scan's start).
     @cached_property
@@ -93,10 +106,24 @@ class TimeMask:
         return a, b
 
     def free(self, masked: bytes, span: tuple[int, int]) -> bool:
-        """Whether no literal with a digit may overlap the time of a line keyed ``masked`` (each
-        line with that key: its digits are read as any digit)."""
+        """Whether no literal with a digit, nor a rule's number, may overlap the time of a line keyed
+        ``masked`` (whatever the digits of each line with that key)."""
         a, b = span
-        return self._digits is None or self._digits.search(masked, max(0, a - self._margin), b + self._margin) is None
+        if self._digits is not None and self._digits.search(masked, max(0, a - self._margin), b + self._margin):
+            return False
+        return not any(self._may_be_number(masked, *m.span()) for m in _DIGITS.finditer(masked, a, b))
+
+    def _may_be_number(self, masked: bytes, s: int, e: int) -> bool:
+        """Whether other digits in the run ``masked[s:e]`` of a time may make a token of it. A rule's
+        number (:mod:`.verdicts`) is no token where a word, or a ``-./#%@+`` after a letter or
+        digit, comes before it (``in_word``); a match within the run is one. Else: a letter after
+        it (a hex number, ``5010b``, ``0x``), its width that of a number of the rules, or HCCL's
+        call trace before it may make one."""
+        before = masked[s - 1] if s else 0
+        if before in _WORD or (before in _JOINERS and s >= 2 and masked[s - 2] in _ALNUM):
+            return self._named_digits and before in _WORD  # a name may end in it
+        after = masked[e] if e < len(masked) else 0
+        return after in _LETTERS or e - s in self._widths or masked[:s].endswith(HCCL_TRACE.encode())
 
     def _where(self, raw: bytes) -> re.Match[bytes] | None:
         """The time of ``raw``: first where it was on the last line that started alike (a log

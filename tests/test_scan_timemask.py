@@ -88,6 +88,11 @@ def test_what_keeps_a_line_from_its_time_shape():
     assert mask.free(b"errno:111 at the 0000-00", (17, 24))  # a literal's digits apart from the time
     assert mask.free(b"at 0000-00 ret", (3, 10))
     assert not TimeMask([r"20\d{2}"], [r"\[2026\]"], []).on  # a format that spells a digit
+    # The time's digit runs and the widths of the rules' numbers (a registry's: 6 and 10 packaged).
+    wide = TimeMask([r"(?P<year>20\d{2})-(?P<month>\d{2})"], [], [], widths=[4])
+    assert not wide.free(b"at 0000-00 ret", (3, 10))  # another time's 4 digits may be a number
+    assert wide.free(b"id.0000-00 ret", (3, 10))  # within a dotted id: never a token
+    assert not mask.free(b"hcclRet -> 0000-00", (11, 18))  # after HCCL's call trace
 
 
 @pytest.mark.parametrize(("pattern", "spells"), [

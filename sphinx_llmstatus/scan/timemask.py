@@ -52,6 +52,7 @@ _LETTERS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 #: What joins the parts of a dotted or dashed id, a path, a version (``in_word``).
 _JOINERS = frozenset(b"-./#%@+")
 _DIGITS = re.compile(rb"[0-9]+")
+_TRACE = HCCL_TRACE.encode()
 _ZEROS = bytes.maketrans(b"123456789", b"000000000")
 #: A pattern's escapes, counts and digit range (`0-9`): what remains holds its own digits, if any.
 _NOT_LITERAL = re.compile(r"\\.|\{\d*,?\d*\}|0-9")
@@ -116,14 +117,15 @@ class TimeMask:
     def _may_be_number(self, masked: bytes, s: int, e: int) -> bool:
         """Whether other digits in the run ``masked[s:e]`` of a time may make a token of it. A rule's
         number (:mod:`.verdicts`) is no token where a word, or a ``-./#%@+`` after a letter or
-        digit, comes before it (``in_word``); a match within the run is one. Else: a letter after
-        it (a hex number, ``5010b``, ``0x``), its width that of a number of the rules, or HCCL's
-        call trace before it may make one."""
+        digit, comes before it (``in_word``; but after ``0x``, which it reads as its own), nor
+        where it starts within the run. Else: a letter after it (a hex number, ``5010b``, ``0x``),
+        its width that of a number of the rules, or HCCL's call trace before it may make one."""
         before = masked[s - 1] if s else 0
-        if before in _WORD or (before in _JOINERS and s >= 2 and masked[s - 2] in _ALNUM):
+        hexed = s >= 2 and masked[s - 2:s] in (b"0x", b"0X")
+        if not hexed and (before in _WORD or (before in _JOINERS and s >= 2 and masked[s - 2] in _ALNUM)):
             return self._named_digits and before in _WORD  # a name may end in it
         after = masked[e] if e < len(masked) else 0
-        return after in _LETTERS or e - s in self._widths or masked[:s].endswith(HCCL_TRACE.encode())
+        return after in _LETTERS or e - s in self._widths or masked.endswith(_TRACE, 0, s)
 
     def _where(self, raw: bytes) -> re.Match[bytes] | None:
         """The time of ``raw``: first where it was on the last line that started alike (a log

@@ -11,7 +11,7 @@ import re
 import string
 from typing import NamedTuple
 
-from ..registry.model import LLM_DATADIST, Registry
+from ..registry.model import LLM_DATADIST, Family, Registry
 from .verdicts import FIELD_SEPARATOR as _SEP
 from .verdicts import QUOTE as _QUOTE
 
@@ -61,15 +61,18 @@ def alternation(words: list[str]) -> str:
     return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
 
 
+def neighbours(registry: Registry) -> list[Family]:
+    """The families whose numbers a scan reports as another layer's: all but LLM DataDist."""
+    return [family for family in registry.families.values() if family.key != LLM_DATADIST]
+
+
 def other_forms(registry: Registry) -> tuple[tuple[str, str], ...]:
     """``(expression, literal start)`` of every neighbouring family's number form: the values of its
     ``ranges`` (HIXL/ADXL statuses, ACL runtime codes) and its error-number form (HCCL's
     ``errNo[0x0000000005000007]``, written twice, ``0x`` and ``0X``: ``0[xX]`` would make ``re``
     stop at every "0")."""
     forms: list[tuple[str, str]] = []
-    for family in registry.families.values():
-        if family.key == LLM_DATADIST:
-            continue
+    for family in neighbours(registry):
         for low, high in family.ranges:
             lo, hi = str(low), str(high)
             if len(lo) != len(hi):  # ranges of mixed widths: one per width

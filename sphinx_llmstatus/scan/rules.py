@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from ..registry.model import LLM_CODE_BASE, LLM_CODE_MASK, LLM_DATADIST, Registry, StatusCode
 from . import dbcache
-from .expressions import alternation, by_width, common_prefix, other_forms, unfielded
+from .expressions import alternation, by_width, common_prefix, neighbours, other_forms, unfielded
 from .verdicts import FIELD_SUFFIXES, HCCL_TRACE, Seen, Tables, Verdict, decide
 
 
@@ -298,10 +298,9 @@ class Matcher:
         widths = {len(d) for d in self._decimals} | {len(h) for h in self._hexes if h.isdigit()}
         if self._layout_dec:
             widths.add(self._dec_width)
-        for family in self.registry.families.values():
-            if family.key != LLM_DATADIST:
-                for low, high in family.ranges:
-                    widths.update(range(len(str(low)), len(str(high)) + 1))
+        for family in neighbours(self.registry):
+            for low, high in family.ranges:
+                widths.update(range(len(str(low)), len(str(high)) + 1))
         return frozenset(widths)
 
     def verdict(self, line: str, s: int, e: int, include_success: bool,

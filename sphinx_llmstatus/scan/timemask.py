@@ -35,7 +35,7 @@ import re
 from collections.abc import Iterable
 from functools import cached_property
 
-from .verdicts import HCCL_TRACE
+from .verdicts import HCCL_TRACE, in_word, word_char
 
 #: The bytes of a line searched for its time (as the timeline reads it).
 TIME_HEAD = 512
@@ -47,12 +47,7 @@ HEAD_BYTES = 16
 PLACES = 4096
 #: The bytes of a word character (a time's digit run goes on through one).
 _WORD = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
-_ALNUM = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
-_LETTERS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
-#: What joins the parts of a dotted or dashed id, a path, a version (``in_word``).
-_JOINERS = frozenset(b"-./#%@+")
-_DIGITS = re.compile(rb"[0-9]+")
-_TRACE = HCCL_TRACE.encode()
+_DIGITS = re.compile(r"[0-9]+")
 _ZEROS = bytes.maketrans(b"123456789", b"000000000")
 #: A pattern's escapes, counts and digit range (`0-9`): what remains holds its own digits, if any.
 _NOT_LITERAL = re.compile(r"\\.|\{\d*,?\d*\}|0-9")
@@ -112,20 +107,18 @@ class TimeMask:
         a, b = span
         if self._digits is not None and self._digits.search(masked, max(0, a - self._margin), b + self._margin):
             return False
-        return not any(self._may_be_number(masked, *m.span()) for m in _DIGITS.finditer(masked, a, b))
+        text = masked.decode("ascii")  # (only an ASCII line has a span)
+        return not any(self._may_be_number(text, *m.span()) for m in _DIGITS.finditer(text, a, b))
 
-    def _may_be_number(self, masked: bytes, s: int, e: int) -> bool:
-        """Whether other digits in the run ``masked[s:e]`` of a time may make a token of it. A rule's
-        number (:mod:`.verdicts`) is no token where a word, or a ``-./#%@+`` after a letter or
-        digit, comes before it (``in_word``; but after ``0x``, which it reads as its own), nor
-        where it starts within the run. Else: a letter after it (a hex number, ``5010b``, ``0x``),
-        its width that of a number of the rules, or HCCL's call trace before it may make one."""
-        before = masked[s - 1] if s else 0
-        hexed = s >= 2 and masked[s - 2:s] in (b"0x", b"0X")
-        if not hexed and (before in _WORD or (before in _JOINERS and s >= 2 and masked[s - 2] in _ALNUM)):
-            return self._named_digits and before in _WORD  # a name may end in it
-        after = masked[e] if e < len(masked) else 0
-        return after in _LETTERS or e - s in self._widths or masked.endswith(_TRACE, 0, s)
+    def _may_be_number(self, text: str, s: int, e: int) -> bool:
+        """Whether other digits in the run ``text[s:e]`` of a time may make a token of it. A rule's
+        number is no token where the verdicts find it within a word (:func:`~.verdicts.in_word`;
+        but after ``0x``, which they read as the number's), nor where it starts within the run.
+        Else: a letter after it (a hex number, ``5010b``, ``0x``), its width that of a number of
+        the rules, or HCCL's call trace before it may make one."""
+        if text[s - 2:s] not in ("0x", "0X") and in_word(text, s):
+            return self._named_digits and word_char(text[s - 1])  # a code's name may end in it
+        return text[e:e + 1].isalpha() or e - s in self._widths or text.endswith(HCCL_TRACE, 0, s)
 
     def _where(self, raw: bytes) -> re.Match[bytes] | None:
         """The time of ``raw``: first where it was on the last line that started alike (a log

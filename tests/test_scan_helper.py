@@ -97,6 +97,29 @@ def test_the_same_hits_whoever_prefilters_a_block(small_blocks, monkeypatch):
     assert len(copied) > 40 and copied.count(True) == 1 + sum(len(line) > LONG for line in data.split(b"\n"))
 
 
+def test_the_helper_takes_every_block_this_process_has_no_time_for(small_blocks, monkeypatch):
+    """A flood of code lines: this process's Python work on a block takes longer than the helper's
+    prefilter, so the helper is offered the blocks held again as each is taken, and this process
+    prefilters only the first block (taken before the helper is forked). Blocks held while the
+    helper was busy were left to this process before."""
+    lines = [b"[ERROR] GE(%d,python):2026-11-30-10:00:%02d.%06d [kv_transfer.cc:101] PullKvBlocks failed, "
+             b"ret = 5010b002" % (4242 + n % 4, n // 1_000_000 % 60, n % 1_000_000) for n in range(0, 740_000, 37)]
+    data = b"\n".join(lines) + b"\n"
+    sc = engine.scanner(default_registry())
+    real, mine = type(sc.prefilter).starts_watched, []
+
+    def starts_watched(self, *args):
+        mine.append(os.getpid())
+        return real(self, *args)
+
+    monkeypatch.setattr(type(sc.prefilter), "starts_watched", starts_watched)
+    added = []
+    real_add = helper.Ahead.add
+    monkeypatch.setattr(helper.Ahead, "add", lambda self, *args: added.append(1) or real_add(self, *args))
+    assert len(_hits(data, True)) == len(lines)
+    assert len(added) > 20 and len(mine) == 1
+
+
 def test_a_helper_that_dies_leaves_the_rest_to_this_process(small_blocks, monkeypatch):
     data = _log(6)
     alone = _hits(data, False)

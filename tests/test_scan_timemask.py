@@ -78,6 +78,21 @@ def test_a_loop_of_lines_shares_its_shape():
     assert all(h.line[h.start:h.end] == "1343270921" for h in hits)
 
 
+def test_a_shape_is_checked_when_a_second_line_shares_its_key(monkeypatch):
+    """Whether lines keyed alike share a shape is asked once, by the second: a line no other
+    repeats (most of a log's) costs no check."""
+    from sphinx_llmstatus.scan import engine
+
+    checked = []
+    real = engine._Shape.timeless
+    monkeypatch.setattr(engine._Shape, "timeless", lambda self, *a: checked.append(self.text) or real(self, *a))
+    line = LINES[0][1]
+    unique = "".join(line.format(t=_time(random.Random(n), "plog"), p=7, n=n) + "\n" for n in range(100, 150))
+    assert len(list(scan_text(unique))) == 50 and not checked
+    loop = "".join(line.format(t=_time(random.Random(n), "plog"), p=7, n=1) + "\n" for n in range(50))
+    assert len(list(scan_text(loop))) == 50 and len(checked) == 1
+
+
 def test_what_keeps_a_line_from_its_time_shape():
     mask = TimeMask([r"(?P<year>20\d{2})-(?P<month>\d{2})"], [r"\[(?P<pid>\d{1,10})\]"], ["on 2026-11!", "errno:111"])
     assert mask.span(b"at 2025-11 ret") == (3, 10)

@@ -166,7 +166,8 @@ class _Shape:
     decided once (:meth:`_Segments._shape`); only its number, and a shared number's neighbours,
     differ from one such line to the next."""
 
-    __slots__ = ("text", "head", "pre", "tokens", "symptoms", "shared", "word", "alone", "decided", "made", "span")
+    __slots__ = ("text", "head", "pre", "tokens", "symptoms", "shared", "word", "alone", "decided", "made", "span",
+                 "keyed")
 
     def __init__(self, sc: Scanner, raw: bytes, text: str, tokens: list[Token], symptoms: list) -> None:
         self.text, self.head, self.tokens, self.symptoms = text, raw[:CONTEXT_SPAN], tokens, symptoms
@@ -181,6 +182,18 @@ class _Shape:
         self.made: dict[tuple[str, str] | None, list[tuple]] = {}
         #: Where the time is, on a shape its lines share whatever their time (:mod:`.timemask`).
         self.span: tuple[int, int] | None = None
+        #: Where the time was when the shape was keyed by it, till a second line keyed alike asks
+        #: whether it is shared: most shapes of a log never come again, and the check costs.
+        self.keyed: tuple[int, int] | None = None
+
+    def shares(self, sc: Scanner, masked: bytes, span: tuple[int, int]) -> bool:
+        """Whether a line keyed ``masked`` (:func:`.timemask.key`), its time at ``span``, is of this
+        shape; asked first by the second line keyed alike, answered once."""
+        if self.keyed == span:
+            self.keyed = None
+            if self.timeless(sc, masked, span):
+                self.span = span
+        return self.span == span
 
     def timeless(self, sc: Scanner, masked: bytes, span: tuple[int, int]) -> bool:
         """Whether lines that differ from this one only by the digits of its time at ``span`` (its
@@ -587,17 +600,16 @@ class _Segments:
         sc, short = self.sc, len(raw) <= SHAPE_BYTES
         span = sc.times.span(raw) if short else None
         masked = timemask.key(raw, span) if span is not None else raw
-        if span is not None:
-            shape = self.timeless.get(masked)
-            if shape is not None and shape.span == span:
-                return shape, raw.decode("ascii")  # (an ASCII line: timemask)
+        first = self.timeless.get(masked) if span is not None else None
+        if first is not None and span is not None and first.shares(sc, masked, span):
+            return first, raw.decode("ascii")  # (an ASCII line: timemask)
         text = raw.decode("utf-8", "replace")
         shape = _Shape(sc, raw, text, sc.matcher.tokens(text, include_success=self.include_success),
                        sc.symptoms_in(text))
         if short:
             _remember(self.shapes, raw, shape)
-            if span is not None and shape.timeless(sc, masked, span):
-                shape.span = span
+            if span is not None and first is None:
+                shape.keyed = span
                 _remember(self.timeless, masked, shape)
         return shape, text
 

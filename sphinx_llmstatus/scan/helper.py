@@ -201,7 +201,7 @@ class Ahead:
         self._prefilter = prefilter
         self._slots: list[mmap.mmap] = []
         self._free: deque[int] = deque()
-        self._held: deque[tuple[int, int, bool, float]] = deque()  # slot, length, sent to the helper, when
+        self._held: deque[list] = deque()  # [slot, length, sent to the helper, when]
         self._reading: int | None = None  # the slot the reader reads into, neither free nor held
         self._helper: Helper | None = None
         self._blocks = 0
@@ -249,16 +249,9 @@ class Ahead:
             else:
                 slot = self._free.popleft()
                 self._slots[slot][:end] = memoryview(data)[:end]
-            sent = False
+            self._held.append([slot, end, False, monotonic()])
             if helper is not None:
-                try:
-                    helper.poll()
-                    if helper.busy < QUEUED:
-                        helper.send(slot, end)
-                        sent = True
-                except OSError:  # the helper is gone (a broken pipe is its, not the output's)
-                    self._stop()
-            self._held.append((slot, end, sent, monotonic()))
+                self._offer(0)
 
     def swap(self, buffer: Buffer) -> Buffer:
         """The buffer the reader reads into next, done with ``buffer``: the slot it reads into, a
@@ -278,9 +271,32 @@ class Ahead:
                     self._failed = True
         return self._helper
 
+    def _offer(self, start: int) -> None:
+        """Send the helper the blocks held from the ``start``-th on (0: the oldest) it has not had,
+        in order, while it has fewer than :data:`QUEUED` to do. Offered again as each block is
+        taken: where this process's Python work on a block takes longer than the helper's
+        prefilter (a flood of code lines), the helper then prefilters every block. The blocks
+        sent are always the first held (but the oldest, which this process takes as it is): the
+        answers come in the order of the blocks."""
+        helper, held = self._helper, self._held
+        if helper is None:
+            return
+        with held_back():
+            try:
+                helper.poll()
+                for i in range(start, len(held)):
+                    if helper.busy >= QUEUED:
+                        break
+                    if not held[i][2]:
+                        helper.send(held[i][0], held[i][1])
+                        held[i][2] = True
+            except OSError:  # the helper is gone (a broken pipe is its, not the output's)
+                self._stop()
+
     def oldest(self, skip: Container[int]) -> tuple[bytes, int, Prefiltered]:
         """The oldest block: its slot (valid until the next :meth:`add`), length and prefilter
         answer (this process's own, with ``skip``, when the helper did not take it or is gone)."""
+        self._offer(1)  # the next ones, while this one is scanned
         slot, end, sent, _ = self._held[0]
         data = self._slots[slot]
         if sent and self._helper is not None:

@@ -191,6 +191,15 @@ def _serve(prefilter: _Prefilter, slots: list[mmap.mmap], requests: int, answers
             out.flush()
 
 
+class _Held:
+    """A block held in a slot: its length, whether the helper was sent it, and since when."""
+
+    __slots__ = ("slot", "end", "sent", "when")
+
+    def __init__(self, slot: int, end: int) -> None:
+        self.slot, self.end, self.sent, self.when = slot, end, False, monotonic()
+
+
 class Ahead:
     """Blocks read ahead into the slots, each prefiltered by the helper or later by this process,
     given back in order by :meth:`oldest`. A log's first block is not taken (one block needs no
@@ -201,7 +210,7 @@ class Ahead:
         self._prefilter = prefilter
         self._slots: list[mmap.mmap] = []
         self._free: deque[int] = deque()
-        self._held: deque[list] = deque()  # [slot, length, sent to the helper, when]
+        self._held: deque[_Held] = deque()
         self._reading: int | None = None  # the slot the reader reads into, neither free nor held
         self._helper: Helper | None = None
         self._blocks = 0
@@ -236,7 +245,7 @@ class Ahead:
         :data:`HOLD_SECONDS`: they are then scanned before it reads, so a pipe's hit is given once
         its lines have come (``tail -f``), not held for more."""
         held = self._held
-        return lambda: bool(held) and (monotonic() - held[0][3] > HOLD_SECONDS or not waits(PAUSE_MS))
+        return lambda: bool(held) and (monotonic() - held[0].when > HOLD_SECONDS or not waits(PAUSE_MS))
 
     def add(self, data: bytes | bytearray | mmap.mmap, end: int) -> None:
         """Hold the block ``data[:end]``: the slot the reader read it into, or a copy in a free one
@@ -249,7 +258,7 @@ class Ahead:
             else:
                 slot = self._free.popleft()
                 self._slots[slot][:end] = memoryview(data)[:end]
-            self._held.append([slot, end, False, monotonic()])
+            self._held.append(_Held(slot, end))
             if helper is not None:
                 self._offer(0)
 
@@ -287,9 +296,9 @@ class Ahead:
                 for i in range(start, len(held)):
                     if helper.busy >= QUEUED:
                         break
-                    if not held[i][2]:
-                        helper.send(held[i][0], held[i][1])
-                        held[i][2] = True
+                    if not held[i].sent:
+                        helper.send(held[i].slot, held[i].end)
+                        held[i].sent = True
             except OSError:  # the helper is gone (a broken pipe is its, not the output's)
                 self._stop()
 
@@ -297,7 +306,8 @@ class Ahead:
         """The oldest block: its slot (valid until the next :meth:`add`), length and prefilter
         answer (this process's own, with ``skip``, when the helper did not take it or is gone)."""
         self._offer(1)  # the next ones, while this one is scanned
-        slot, end, sent, _ = self._held[0]
+        held = self._held[0]
+        slot, end, sent = held.slot, held.end, held.sent
         data = self._slots[slot]
         if sent and self._helper is not None:
             try:

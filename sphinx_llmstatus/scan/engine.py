@@ -598,19 +598,18 @@ class _Segments:
         if shape is not None:
             return shape, shape.text
         sc, short = self.sc, len(raw) <= SHAPE_BYTES
-        span = sc.times.span(raw) if short else None
-        masked = timemask.key(raw, span) if span is not None else raw
-        first = self.timeless.get(masked) if span is not None else None
-        if first is not None and span is not None and first.shares(sc, masked, span):
+        keyed = sc.times.keyed(raw) if short else None
+        first = self.timeless.get(keyed[0]) if keyed is not None else None
+        if first is not None and first.shares(sc, *keyed):  # type: ignore[misc]  # (keyed: not None)
             return first, raw.decode("ascii")  # (an ASCII line: timemask)
         text = raw.decode("utf-8", "replace")
         shape = _Shape(sc, raw, text, sc.matcher.tokens(text, include_success=self.include_success),
                        sc.symptoms_in(text))
         if short:
             _remember(self.shapes, raw, shape)
-            if span is not None and first is None:
-                shape.keyed = span
-                _remember(self.timeless, masked, shape)
+            if keyed is not None and first is None:
+                shape.keyed = keyed[1]
+                _remember(self.timeless, keyed[0], shape)
         return shape, text
 
     def piece(self, p: LongPiece) -> None:

@@ -41,7 +41,7 @@ from .verdicts import HCCL_TRACE, in_word, word_char
 TIME_HEAD = 512
 #: Characters of a literal kept on each side of its digits (:func:`_around_digits`).
 AROUND = 4
-#: Bytes of a line's start that tell where its time is (:meth:`TimeMask._where`), and the most
+#: Bytes of a line's start that tell where its time is (:meth:`TimeMask._searched`), and the most
 #: such starts remembered (then all are forgotten).
 HEAD_BYTES = 16
 PLACES = 4096
@@ -70,7 +70,7 @@ class TimeMask:
         self.on = bool(patterns) and not any(map(spells_digit, formats))
         self._patterns = patterns
         #: Where the time was on lines that start alike (their first bytes, digits zeroed).
-        self._places: dict[bytes, tuple[re.Pattern[bytes], int]] = {}
+        self._places: dict[bytes, tuple[int, int, bytes]] = {}
         pieces = {p for w in literals for p in _around_digits(w)}
         # What the literals hold around a digit, any digit in its place: a line one of which may
         # overlap the time (some other time would spell the literal) is not keyed by its time.
@@ -89,17 +89,30 @@ class TimeMask:
     def _digits(self) -> re.Pattern[bytes] | None:
         return re.compile(b"|".join(self._anydigit)) if self._anydigit else None
 
-    def span(self, raw: bytes) -> tuple[int, int] | None:
-        """Where the time of ``raw`` is, when bounded by no word character (an ASCII line), else None."""
+    def keyed(self, raw: bytes) -> tuple[bytes, tuple[int, int]] | None:
+        """``(key, span)`` of ``raw``: where its time is (an ASCII line whose time no word character
+        touches) and the line with the time's digits zeroed (:func:`key`); else None."""
         if not self.on or not raw.isascii():
             return None
-        m = self._where(raw)
-        if m is None:
-            return None
-        a, b = m.span()
+        head = raw[:HEAD_BYTES].translate(_ZEROS)
+        place = self._places.get(head)
+        if place is not None:  # where the time was on the last line that started alike
+            a, b, zeroed = place
+            if raw[a:b].translate(_ZEROS) != zeroed:
+                place = None
+        if place is None:
+            place = self._searched(raw, head)
+            if place is None:
+                return None
+            a, b, zeroed = place
         if (a and raw[a - 1] in _WORD) or (b < len(raw) and raw[b] in _WORD):
             return None  # a digit run of the time may go on past it
-        return a, b
+        return raw[:a] + zeroed + raw[b:], (a, b)
+
+    def span(self, raw: bytes) -> tuple[int, int] | None:
+        """Where the time of ``raw`` is (:meth:`keyed`)."""
+        found = self.keyed(raw)
+        return found[1] if found is not None else None
 
     def free(self, masked: bytes, span: tuple[int, int]) -> bool:
         """Whether no literal with a digit, nor a rule's number, may overlap the time of a line keyed
@@ -120,23 +133,21 @@ class TimeMask:
             return self._named_digits and word_char(text[s - 1])  # a code's name may end in it
         return text[e:e + 1].isalpha() or e - s in self._widths or text.endswith(HCCL_TRACE, 0, s)
 
-    def _where(self, raw: bytes) -> re.Match[bytes] | None:
-        """The time of ``raw``: first where it was on the last line that started alike (a log
-        writes its time at one place per kind of line: tried there, a time costs a tenth of a
-        search), else searched for."""
-        head = raw[:HEAD_BYTES].translate(_ZEROS)
-        place = self._places.get(head)
-        if place is not None:
-            m = place[0].match(raw, place[1], TIME_HEAD)
-            if m is not None:
-                return m
+    def _searched(self, raw: bytes, head: bytes) -> tuple[int, int, bytes] | None:
+        """Where the time of ``raw`` is, searched for, and its bytes with the digits zeroed; kept
+        for the lines that start as it does (``head``: its first bytes, digits zeroed). A log
+        writes its time at one place per kind of line: where the bytes there have the same
+        digits and separators as the time found, they are taken as the line's time, unsearched
+        (a tenth of the cost). Whatever span is taken, the checks of :meth:`free` and
+        :meth:`~.engine._Shape.timeless` hold for any digits in it."""
         for pattern in self._times:
             m = pattern.search(raw, 0, TIME_HEAD)
             if m is not None:
                 if len(self._places) >= PLACES:
                     self._places.clear()
-                self._places[head] = (pattern, m.start())
-                return m
+                a, b = m.span()
+                place = self._places[head] = (a, b, raw[a:b].translate(_ZEROS))
+                return place
         return None
 
 

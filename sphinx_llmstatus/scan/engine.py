@@ -599,9 +599,11 @@ class _Segments:
             return shape, shape.text
         sc, short = self.sc, len(raw) <= SHAPE_BYTES
         keyed = sc.times.keyed(raw) if short else None
-        first = self.timeless.get(keyed[0]) if keyed is not None else None
-        if first is not None and first.shares(sc, *keyed):  # type: ignore[misc]  # (keyed: not None)
-            return first, raw.decode("ascii")  # (an ASCII line: timemask)
+        first = None
+        if keyed is not None:
+            first = self.timeless.get(keyed[0])
+            if first is not None and first.shares(sc, *keyed):
+                return first, raw.decode("ascii")  # (an ASCII line: timemask)
         text = raw.decode("utf-8", "replace")
         shape = _Shape(sc, raw, text, sc.matcher.tokens(text, include_success=self.include_success),
                        sc.symptoms_in(text))

@@ -4,9 +4,10 @@ A scan of a big log spends much of its time in the Hyperscan prefilter (most of 
 dense with numbers the prefilter vetoes) and the rest in Python, on the candidate lines. From
 its second block on, a scan that may use a helper forks one process, which shares the compiled
 database (nothing to load) and prefilters the blocks it is handed, while this process reads
-ahead and turns the candidate lines of earlier blocks into hits. This process prefilters a
-block itself when the helper already has :data:`QUEUED` blocks to do, so both CPUs work
-whatever the log holds.
+ahead and turns the candidate lines of earlier blocks into hits. The blocks held are offered to
+the helper as each is read and again as each is taken; this process prefilters a block itself
+when the block's turn comes before the helper had room for it (:data:`QUEUED` blocks to do), so
+both CPUs work whatever the log holds.
 
 Blocks travel through :data:`SLOTS` slots of anonymous shared memory (``mmap``, made before the
 fork). A slot's number and length go to the helper through one pipe; its answer comes back

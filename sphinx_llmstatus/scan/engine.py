@@ -187,7 +187,7 @@ class _Shape:
         self.keyed: tuple[int, int] | None = None
 
     def shares(self, sc: Scanner, masked: bytes, span: tuple[int, int]) -> bool:
-        """Whether a line keyed ``masked`` (:func:`.timemask.key`), its time at ``span``, is of this
+        """Whether a line keyed ``masked`` (:meth:`.timemask.TimeMask.keyed`), its time at ``span``, is of this
         shape; asked first by the second line keyed alike, answered once."""
         if self.keyed == span:
             self.keyed = None
@@ -197,7 +197,7 @@ class _Shape:
 
     def timeless(self, sc: Scanner, masked: bytes, span: tuple[int, int]) -> bool:
         """Whether lines that differ from this one only by the digits of its time at ``span`` (its
-        bytes ``masked`` by :func:`.timemask.key`) hold what it holds (:mod:`.timemask`): nothing
+        bytes ``masked`` by :meth:`.timemask.TimeMask.keyed`) hold what it holds (:mod:`.timemask`): nothing
         it was found to hold touches the time, nor may any literal with a digit or rule's number."""
         found = [(c, c + len(sym.pattern)) for sym, c in self.symptoms]
         for t in self.tokens:

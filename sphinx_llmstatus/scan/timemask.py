@@ -4,14 +4,14 @@ A loop that fails logs the same line a million times, each with its own time
 (``[ERROR] GE(77,python):2026-11-30-10:00:01.123.456 [...] ... ret = 1343270921``).
 The engine decides a line once per *shape* (:class:`~.engine._Shape`); keyed by the
 line's bytes, no two such lines share one. Keyed by the line with its time's digits
-zeroed (:func:`key`), they do, and the hits of each line are made from the shape
+zeroed (:meth:`TimeMask.keyed`), they do, and the hits of each line are made from the shape
 with the line's own text.
 
 The times are the registry's ``time`` clues (the ones the timeline reads). Lines
 share a shape that way only where that cannot change what they are found to hold:
 
 - the line is ASCII (a byte offset is a column) and no word character touches its
-  time (:meth:`TimeMask.span`): its digit runs end within it;
+  time (:meth:`TimeMask.keyed`): its digit runs end within it;
 - on the line that made the shape no token, symptom, context word or log format's
   match touches the time (:meth:`~.engine._Shape.timeless`). Outside a match the
   rules read a digit only by class (a digit stays a digit);
@@ -91,7 +91,8 @@ class TimeMask:
 
     def keyed(self, raw: bytes) -> tuple[bytes, tuple[int, int]] | None:
         """``(key, span)`` of ``raw``: where its time is (an ASCII line whose time no word character
-        touches) and the line with the time's digits zeroed (:func:`key`); else None."""
+        touches) and the line with the time's digits zeroed (same length: every column kept);
+        else None."""
         if not self.on or not raw.isascii():
             return None
         head = raw[:HEAD_BYTES].translate(_ZEROS)
@@ -108,11 +109,6 @@ class TimeMask:
         if (a and raw[a - 1] in _WORD) or (b < len(raw) and raw[b] in _WORD):
             return None  # a digit run of the time may go on past it
         return raw[:a] + zeroed + raw[b:], (a, b)
-
-    def span(self, raw: bytes) -> tuple[int, int] | None:
-        """Where the time of ``raw`` is (:meth:`keyed`)."""
-        found = self.keyed(raw)
-        return found[1] if found is not None else None
 
     def free(self, masked: bytes, span: tuple[int, int]) -> bool:
         """Whether no literal with a digit, nor a rule's number, may overlap the time of a line keyed
@@ -154,12 +150,6 @@ class TimeMask:
 def _around_digits(word: str) -> list[str]:
     """The pieces of ``word`` around each run of digits (up to :data:`AROUND` characters on each side)."""
     return [word[max(0, m.start() - AROUND):m.end() + AROUND] for m in re.finditer(r"[0-9]+", word)]
-
-
-def key(raw: bytes, span: tuple[int, int]) -> bytes:
-    """``raw`` with the digits of its time zeroed (same length: every column kept)."""
-    a, b = span
-    return raw[:a] + raw[a:b].translate(_ZEROS) + raw[b:]
 
 
 def touches(span: tuple[int, int], spans: Iterable[tuple[int, int]]) -> bool:

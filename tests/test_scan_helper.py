@@ -276,8 +276,8 @@ def test_a_stopped_helper_and_ctrl_c_at_the_fork(small_blocks, monkeypatch):
         os.waitpid(small_blocks[-1], os.WNOHANG)
 
 
-@pytest.mark.parametrize("where", ["a line", "waiting for an answer", "reading an answer", "holding a block",
-                                   "sending a block"])
+@pytest.mark.parametrize("where", ["a line", "a line the helper decided", "waiting for an answer",
+                                   "reading an answer", "holding a block", "sending a block"])
 def test_ctrl_c_anywhere_gives_the_hits_of_what_was_read_numbered_right(small_blocks, monkeypatch, where):
     """A real Ctrl-C (SIGINT to this process) while the scanner reads a line, waits for or reads
     the helper's answer, holds or sends a block: the hits given are those of the whole scan up to
@@ -286,7 +286,8 @@ def test_ctrl_c_anywhere_gives_the_hits_of_what_was_read_numbered_right(small_bl
     of the one before (a tester's KeyError, CI's "bad marshal data": exit 1)."""
     data = _log(7)
     alone = _hits(data, False)
-    target, name, nth = {"a line": (engine._Segments, "_line", 150), "waiting for an answer": (helper.Helper, "wait", 4),
+    target, name, nth = {"a line": (engine._Segments, "_line", 30), "a line the helper decided": (
+                             engine._Segments, "_picked", 150), "waiting for an answer": (helper.Helper, "wait", 4),
                          "reading an answer": (os, "read", 4), "holding a block": (helper.Ahead, "add", 6),
                          "sending a block": (helper.Helper, "send", 5)}[where]
     real, calls = getattr(target, name), []
@@ -354,3 +355,86 @@ def test_the_helper_counts_the_line_breaks_before_each_line_it_gives():
     counts = reading.line_counts(data, len(data) - 1000, positions)
     assert counts == {p: data.count(b"\n", 0, p) for p in [*positions, len(data) - 1000]}
     assert reading.line_counts(data, 10, []) == {10: data.count(b"\n", 0, 10)}
+
+
+def _decided(data: bytes, include_success: bool = False) -> list[tuple]:
+    """Each hit of ``data`` (one block) decided by this process, as a tuple of all its fields."""
+    sc = engine.scanner(default_registry())
+    segments = reading.iter_segments(io.BytesIO(data), len(data) + 1)
+    return [(h.line_no, *engine.astuple_but_line(h)) for h in engine._scan_segments(segments, sc, include_success, None)]
+
+
+@pytest.mark.parametrize("include_success", [False, True])
+def test_the_helper_decides_the_lines_of_a_shape_from_its_second_on(include_success):
+    """Premade, the helper's half, run here on one block twice: a shape's first line is left to this
+    process, its later ones name the hits sent once (at its second line); a line whose candidate
+    is no code (the success code unless asked for) is NOTHING; a shared number without context on
+    its line (it looks at its neighbours) is left. The hits made from the answer are, field for
+    field, those this process decides alone."""
+    lines = [b"[ERROR] GE(4243,python):2026-11-30-10:00:00.%03d.000 [kv_transfer.cc:101] PullKvBlocks failed, "
+             b"ret = 5010b002" % n for n in range(5)]
+    lines += [b"INFO local_rank 0 link, ret=[<LLMStatusCode.LLM_SUCCESS: 0>]"] * 2
+    lines += [b"[ERROR] HCCL(9,python):2026-11-30-10:00:00.000.00%d [x.cc:2] call failed, ret = 4294967295" % n
+              for n in range(2)]
+    data = b"\n".join(lines) + b"\n"
+    sc = engine.scanner(default_registry())
+    starts = sc.prefilter.starts_watched(data, len(data), sc.unwatched)[0]
+    line_of = {s: data.count(b"\n", 0, s) for s in starts}
+    assert sorted(line_of.values()) == list(range(9))
+    premade, here = engine.Premade(sc, include_success), engine._Segments(sc, include_success, None)
+    answers = []
+    for _ in range(2):
+        picks, sent = premade(data, len(data), starts)
+        here._take(picks, sent)
+        answers.append(({line_of[s]: p for s, p in picks.items()}, sent is not None))
+    success = 1 if include_success else engine.NOTHING
+    assert answers[0] == ({1: 0, 2: 0, 3: 0, 4: 0, 6: success, **({} if include_success else {5: success})}, True)
+    assert answers[1] == ({n: 0 for n in range(5)} | {5: success, 6: success}, False)
+    expected = _decided(data, include_success)
+    for n, index in answers[1][0].items():
+        made = [(n + 1, lines[n].decode(), *fields) for fields in here.premade.get(index, [])]
+        assert made == [h for h in expected if h[0] == n + 1]
+
+
+def test_the_lines_the_helper_decides_give_every_field_as_decided_here(small_blocks, monkeypatch):
+    """Through the forked helper: a retry loop's flood (its lines of four shapes, every line with its
+    own time) is decided there but for each shape's first line, with every field of every hit as
+    this process decides it; a flood whose lines never repeat is left here."""
+    loop = [b"[ERROR] GE(%d,python):2026-11-30-10:00:%02d.%03d.%03d [kv_transfer.cc:%d] PullKvBlocks failed, "
+            b"ret = 5010b002" % (4242 + n % 2, n // 1_000_000 % 60, n // 1000 % 1000, n % 1000, 100 + n % 2)
+            for n in range(0, 600_000, 37)]
+    unique = [b"[ERROR] GE(1,python): request %d failed, ret = 5010b002" % n for n in range(20_000)]
+    picked = []
+    real = engine._Segments._picked
+    monkeypatch.setattr(engine._Segments, "_picked", lambda self, *args: picked.append(1) or real(self, *args))
+    sc = engine.scanner(default_registry())
+    for lines, most in ((loop, True), (unique, False)):
+        data = b"\n".join(lines) + b"\n"
+        here = [(h.line_no, *engine.astuple_but_line(h)) for h in _all_hits(sc, data, False)]
+        picked.clear()
+        assert [(h.line_no, *engine.astuple_but_line(h)) for h in _all_hits(sc, data, True)] == here
+        assert len(here) == len(lines)
+        if most:  # the first block and each shape's first line are decided here
+            assert len(picked) > len(lines) * 0.8
+        else:
+            assert len(picked) == 0
+
+
+def test_the_helper_stops_deciding_a_block_whose_lines_never_repeat(monkeypatch):
+    """Sending a shape's hits costs more than deciding its line here: a line whose shape never comes
+    again is left, and once a block left LEFT lines (and more than it decided) the rest are too."""
+    lines = [b"[ERROR] GE(1,python): request %d failed, ret = 5010b002" % n for n in range(3 * engine.LEFT)]
+    data = b"\n".join(lines) + b"\n"
+    sc = engine.scanner(default_registry())
+    premade, calls = engine.Premade(sc, False), []
+    real = engine.Premade._pick
+    monkeypatch.setattr(engine.Premade, "_pick", lambda self, *args: calls.append(1) or real(self, *args))
+    starts = sc.prefilter.starts_watched(data, len(data), sc.unwatched)[0]
+    assert len(starts) == len(lines)
+    assert premade(data, len(data), starts) == ({}, None) and len(calls) == engine.LEFT + 1
+
+
+def _all_hits(sc, data: bytes, use_helper: bool) -> list:
+    ahead = engine._read_ahead(sc, use_helper)
+    segments = reading.iter_segments(io.BytesIO(data), READ, ahead.swap if ahead is not None else None)
+    return [h for h in engine._scan_segments(segments, sc, False, None, True, ahead) if not isinstance(h, int)]

@@ -289,6 +289,12 @@ def _output_file() -> os.stat_result | None:
     return st if stat.S_ISREG(st.st_mode) else None
 
 
+#: Objects made (less those freed) between two of the cyclic collector's passes over the youngest:
+#: Python's 700 has it walk a flood's hits every 700 (a twentieth of the scan's instructions, for
+#: nothing: hits make no cycles); the garbage cycles left meanwhile stay a few MB at most.
+YOUNG_OBJECTS = 100_000
+
+
 def _collector_on() -> None:
     """Turn the cyclic collector back on (main() turns it off for the start) with all made so far
     frozen: it would walk the registry and the compiled rules again at each full collection, for
@@ -296,6 +302,7 @@ def _collector_on() -> None:
     import gc
 
     gc.freeze()
+    gc.set_threshold(YOUNG_OBJECTS, *gc.get_threshold()[1:])
     gc.enable()
 
 

@@ -37,6 +37,7 @@ from .interrupt import held_back
 from .prefilter import Prefiltered
 from .reading import READ_SIZE, Block, LongPiece, Pause, iter_segments, line_counts
 from .rules import Matcher, Token
+from .wire import Unpacker, pack_hits
 
 #: Lines looked at on each side of a shared number for LLM DataDist context.
 NEIGHBOURS = 3
@@ -467,13 +468,15 @@ AT_ONCE = 256
 
 class _Block:
     """A block being read: its bytes, the candidate lines still to read, its line counts, the
-    heads of the lines before it and the number of its first line."""
+    heads of the lines before it, the number of its first line, and the lines the helper decided
+    (line start -> :class:`Premade`'s index of the hits they make, or :data:`NOTHING`)."""
 
-    __slots__ = ("data", "end", "todo", "counts", "tail", "first")
+    __slots__ = ("data", "end", "todo", "counts", "tail", "first", "picks")
 
     def __init__(self, data: bytes, end: int, todo: Iterator[tuple[int, list[int] | None, bool]],
                  counts: dict[int, int], tail: list[bytes], first: int) -> None:
         self.data, self.end, self.todo, self.counts, self.tail, self.first = data, end, todo, counts, tail, first
+        self.picks: dict[int, int] = {}
 
 
 class _Segments:
@@ -493,6 +496,8 @@ class _Segments:
         self.block: _Block | None = None  # the block being read
         self.shapes: dict[bytes, _Shape] = {}  # short lines seen, by their bytes
         self.timeless: dict[bytes, _Shape] = {}  # and by their bytes with their time zeroed
+        self.premade: dict[int, list[tuple]] = {}  # the hits of the shapes the helper sent, by index
+        self._unpacker: Unpacker | None = None
 
     def lines(self, data: bytes, end: int, found: Prefiltered | None = None) -> None:
         """Queue the hits of the lines of ``data[:end]``, and read its watched lines (``found``: the
@@ -505,7 +510,20 @@ class _Segments:
                 found = Prefiltered(*self.sc.prefilter.starts_watched(data, end, self.skip()))
             counts = found.counts or line_counts(data, end, [*found.starts, *found.watched])
             self.block = _Block(data, end, self._candidates(found), counts, list(run.tail), run.line_no)
+            if found.premade is not None:
+                self.block.picks = self._take(*found.premade)
         self.finish()
+
+    def _take(self, picks: dict[int, int], sent: bytes | None) -> dict[int, int]:
+        """A block's lines the helper decided (:class:`Premade`), the hits of the shapes it sent first kept."""
+        if sent is not None:
+            import pickle
+
+            if self._unpacker is None:
+                self._unpacker = Unpacker(self.sc.registry)
+            for index, hits in pickle.loads(sent):  # our own helper's, through our own pipe
+                self.premade[index] = [astuple_but_line(h)[1:] for h in self._unpacker.hits(hits)]
+        return picks
 
     def finish(self) -> None:
         """Read the rest of the block being read (all of it, but where Ctrl-C cut it)."""
@@ -515,10 +533,14 @@ class _Segments:
         more = True
         while more:
             with held_back():
-                n = 0
+                n, picks = 0, block.picks
                 for s, literals, coded in islice(block.todo, AT_ONCE):
                     run.line_no = block.first + block.counts[s]
-                    self._line(block.data, block.end, s, literals, block.tail if coded else None)
+                    pick = picks.get(s) if coded else None
+                    if pick is None:
+                        self._line(block.data, block.end, s, literals, block.tail if coded else None)
+                    else:
+                        self._picked(block.data, block.end, s, literals, pick)
                     n += 1
                 more = n == AT_ONCE
         with held_back():
@@ -591,6 +613,19 @@ class _Segments:
             after = _heads_after(data, e + 1, end, NEIGHBOURS) if nl >= 0 else []
         run.add(ln, before, after, complete=False)
 
+    def _picked(self, data: bytes, end: int, s: int, literals: list[int] | None, pick: int) -> None:
+        """Read the line at ``s``, which the helper decided (:class:`Premade`): its hits are those of
+        the shape ``pick``, on this line (none: :data:`NOTHING`); give it to the watch for its ``literals``."""
+        if pick == NOTHING and not literals:
+            return
+        nl = data.find(b"\n", s, end)
+        text = data[s:end if nl < 0 else nl].removesuffix(b"\r").decode("utf-8", "replace")
+        run = self.run
+        if literals:
+            self.watch.line(text, run.line_no, literals)  # type: ignore[union-attr]
+        if pick != NOTHING:
+            run.queue.extend(_on_line(self.premade[pick], run.line_no, text))
+
     def _shape(self, raw: bytes) -> tuple[_Shape, str]:
         """The shape of the line ``raw`` and its text: the shape of a line seen before, or of one that
         differed from it only by its time (:mod:`.timemask`), else a new one (remembered when short)."""
@@ -639,6 +674,84 @@ class _Segments:
             run.tail.append(p.head)
             run.line_no += 1
             self.long_ln = None
+
+
+#: In :class:`Premade`'s answers: a line found to hold no code nor symptom.
+NOTHING = -1
+#: Shapes whose hits the helper sends at most (then it starts over, from the next block), and lines
+#: a block may leave to this process (and more than it decided) before the helper stops deciding
+#: the block's lines (a log whose code lines never repeat gains nothing from it: each is decided here).
+PREMADE = 4096
+LEFT = 256
+
+
+class Premade:
+    """The helper's half of a scan's work on the lines (:mod:`.helper`: ``decide``): of each block it
+    prefilters, the candidate lines a shape decides alone (:class:`_Shape`), decided as here.
+
+    On a flood of code lines this process spends most of its time finding each line's shape (its
+    bytes, its time's place and key); the helper, which only prefilters, has time for it. Its
+    answer names per such line the hits its shape makes (their fields but the line's number and
+    text, which a shape's lines all share: an index, the hits sent once, from the second line of
+    the shape on) or :data:`NOTHING`, and this process makes the line's hits from its number and
+    text (:meth:`_Segments._picked`). The lines it leaves (a shared number whose context is in
+    the lines around, a line longer than :data:`SHAPE_BYTES`, a shape's first line, a block's lines
+    once it left more than :data:`LEFT` and than it decided) are decided here as before: either way the hits are those of
+    each line decided alone."""
+
+    def __init__(self, sc: Scanner, include_success: bool) -> None:
+        self._scan = _Segments(sc, include_success, None)
+        #: id(hits of a shape) -> the hits (kept: the id stays theirs) and their index (None: seen once)
+        self._seen: dict[int, tuple[list[tuple], int | None]] = {}
+        self._sent = 0
+
+    def __call__(self, data: bytes, end: int, starts: list[int]) -> tuple[dict[int, int], bytes | None]:
+        """The lines of ``data[:end]`` at ``starts`` decided (line start -> index or :data:`NOTHING`),
+        and the hits of the shapes sent from this block on (``(index, packed hits)``, pickled)."""
+        if self._sent >= PREMADE:  # the indexes are taken again (this process overwrites them)
+            self._seen.clear()
+            self._sent = 0
+        picks: dict[int, int] = {}
+        new: list[tuple[int, list[Hit]]] = []
+        left = 0
+        for s in starts:
+            pick = self._pick(data, end, s, new)
+            if pick is None:
+                left += 1
+                if left > max(LEFT, len(picks)) or self._sent >= PREMADE:
+                    break
+            else:
+                picks[s] = pick
+        return picks, _pickled(new) if new else None
+
+    def _pick(self, data: bytes, end: int, s: int, new: list[tuple[int, list[Hit]]]) -> int | None:
+        nl = data.find(b"\n", s, end)
+        raw = data[s:end if nl < 0 else nl].removesuffix(b"\r")
+        if len(raw) > SHAPE_BYTES:
+            return None
+        shape, text = self._scan._shape(raw)
+        if not (shape.tokens or shape.symptoms):
+            return NOTHING
+        if not shape.alone:
+            return None
+        made = shape.made.get(shape.decided)
+        if made is None:  # as _Run._hits makes them
+            ln = _Line(0, raw[:CONTEXT_SPAN], shape.pre, text)
+            ln.tokens, ln.symptoms, ln.shape = shape.tokens, shape.symptoms, shape
+            self._scan.run._hits(ln, shape.decided)
+            made = shape.made[shape.decided]
+        made, index = self._seen.get(id(made), (made, None))
+        if index is None and id(made) in self._seen:  # its second line: send its hits
+            index, self._sent = self._sent, self._sent + 1
+            new.append((index, [Hit(0, "", *fields) for fields in made]))
+        self._seen[id(made)] = (made, index)
+        return index
+
+
+def _pickled(new: list[tuple[int, list[Hit]]]) -> bytes:
+    import pickle
+
+    return pickle.dumps([(index, pack_hits(hits)) for index, hits in new], pickle.HIGHEST_PROTOCOL)
 
 
 def _remember(shapes: dict[bytes, _Shape], key: bytes, shape: _Shape) -> None:
@@ -712,10 +825,12 @@ def _rest(scan: _Segments, ahead: _helper.Ahead | None, progress: bool) -> Itera
     yield from scan.run.ready(final=True)
 
 
-def _read_ahead(sc: Scanner, helper: bool) -> _helper.Ahead | None:
+def _read_ahead(sc: Scanner, helper: bool, include_success: bool = False) -> _helper.Ahead | None:
     """Blocks read ahead for a helper process (:mod:`.helper`), where one may run: ``helper`` asked,
     Hyperscan (the literal search would look for every watched literal in the helper), 2 CPUs."""
-    return _helper.Ahead(sc.prefilter) if helper and sc.engine == "hyperscan" and _helper.usable() else None
+    if not (helper and sc.engine == "hyperscan" and _helper.usable()):
+        return None
+    return _helper.Ahead(sc.prefilter, Premade(sc, include_success))
 
 
 def _ahead(scan: _Segments, ahead: _helper.Ahead, seg: Block | LongPiece | Pause, progress: bool) -> Iterator[Hit]:
@@ -837,7 +952,7 @@ def scan_progress(stream: BinaryIO, registry: Registry, include_success: bool, w
     ``waits``: for a pipe, whether input comes within so many milliseconds (blocks are held for
     the helper only while it does)."""
     sc = scanner(registry)
-    ahead = _read_ahead(sc, helper)
+    ahead = _read_ahead(sc, helper, include_success)
     if ahead is None:
         return _scan_segments(iter_segments(stream), sc, include_success, watch, True)
     segments = iter_segments(stream, swap=ahead.swap, idle=ahead.idle(waits) if waits is not None else None)

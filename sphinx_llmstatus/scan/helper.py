@@ -13,8 +13,11 @@ Blocks travel through :data:`SLOTS` slots of anonymous shared memory (``mmap``, 
 fork). A slot's number and length go to the helper through one pipe; its answer comes back
 through another, in order: what :meth:`~.prefilter.HyperscanPrefilter.starts_watched` gives with
 every watched literal, which the engine narrows line by line as it always does, so the hits are
-the same whichever process prefiltered a block, and the line breaks before each line it gives
-(:func:`~.reading.line_counts`: on a quiet log, counting them is most of this process's work).
+the same whichever process prefiltered a block, the line breaks before each line it gives
+(:func:`~.reading.line_counts`: on a quiet log, counting them is most of this process's work),
+and what ``decide`` makes of the block's candidate lines (the scan's: which lines a shape decides
+alone and the hits it makes, :class:`~.engine.Premade`: on a flood of code lines, finding each
+line's shape is most of this process's work).
 The helper ignores Ctrl-C and ends when this process closes its pipe, exits or stops it; if it
 dies, this process prefilters the rest itself.
 Forking is safe only while this process runs one thread: otherwise no helper is started. A
@@ -52,6 +55,10 @@ if TYPE_CHECKING:
     class _Prefilter(Protocol):
         def starts_watched(self, data: bytes, end: int, skip: Container[int] = ...) -> tuple[list[int], Watched]:
             ...
+
+    #: What the helper also does with each block it prefilters (:class:`~.engine.Premade`): given the
+    #: block, its length and the line starts found, an answer that marshal can carry.
+    Decide = Callable[[bytes, int, list[int]], tuple[dict[int, int], bytes | None]]
 
 #: Slots of shared memory: blocks read ahead, and the one being read into.
 SLOTS = 5
@@ -92,8 +99,8 @@ def cpus() -> int:
 class Helper:
     """The helper process, once forked: :meth:`send` a slot, :meth:`answer` in the order sent."""
 
-    def __init__(self, prefilter: _Prefilter, slots: list[mmap.mmap]) -> None:
-        """Fork the helper; call with SIGINT blocked (:func:`~.interrupt.held_back`): a Ctrl-C between the
+    def __init__(self, prefilter: _Prefilter, slots: list[mmap.mmap], decide: Decide | None = None) -> None:
+        """Fork the helper (``decide``: what it also does with each block); call with SIGINT blocked (:func:`~.interrupt.held_back`): a Ctrl-C between the
         fork and the helper's ignoring it would run the command's own Ctrl-C handling twice."""
         fds: list[int] = []
         try:
@@ -112,7 +119,7 @@ class Helper:
                 os.close(self._answers)
                 signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the command's to handle
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})  # (held_back)
-                _serve(prefilter, slots, requests_r, answers_w)
+                _serve(prefilter, slots, requests_r, answers_w, decide)
                 code = 0
             finally:
                 os._exit(code)  # no atexit handlers, no flush of the command's buffered output
@@ -180,14 +187,17 @@ class Helper:
                 pass
 
 
-def _serve(prefilter: _Prefilter, slots: list[mmap.mmap], requests: int, answers: int) -> None:
+def _serve(prefilter: _Prefilter, slots: list[mmap.mmap], requests: int, answers: int,
+           decide: Decide | None) -> None:
     """The helper's loop: prefilter each slot asked for, answer in order, until the pipe closes."""
     with os.fdopen(requests, "rb") as inp, os.fdopen(answers, "wb") as out:
         while len(head := inp.read(_REQUEST.size)) == _REQUEST.size:
             slot, end = _REQUEST.unpack(head)
-            starts, watched = prefilter.starts_watched(slots[slot], end)
+            data = slots[slot]
+            starts, watched = prefilter.starts_watched(data, end)
             # The line breaks too: on a quiet log, counting them is most of the work on a block.
-            body = marshal.dumps((starts, watched, line_counts(slots[slot], end, [*starts, *watched])))
+            counts = line_counts(data, end, [*starts, *watched])
+            body = marshal.dumps((starts, watched, counts, decide(data, end, starts) if decide else None))
             out.write(_LENGTH.pack(len(body)) + body)
             out.flush()
 
@@ -207,8 +217,8 @@ class Ahead:
     helper): the slots are made and the helper forked when a second comes. The reader reads
     straight into a free slot (:meth:`swap`), so a block is not copied to be shared."""
 
-    def __init__(self, prefilter: _Prefilter) -> None:
-        self._prefilter = prefilter
+    def __init__(self, prefilter: _Prefilter, decide: Decide | None = None) -> None:
+        self._prefilter, self._decide = prefilter, decide
         self._slots: list[mmap.mmap] = []
         self._free: deque[int] = deque()
         self._held: deque[_Held] = deque()
@@ -276,7 +286,7 @@ class Ahead:
             # A Ctrl-C during the fork comes once the helper is held here, so the scan's end stops it.
             with held_back():
                 try:
-                    self._helper = Helper(self._prefilter, self._slots)
+                    self._helper = Helper(self._prefilter, self._slots, self._decide)
                 except OSError:
                     self._failed = True
         return self._helper

@@ -42,11 +42,13 @@ Watched = dict[int, list[int]]
 class Prefiltered(NamedTuple):
     """What the prefilter found in a block: what ``starts_watched`` gives and, when the helper
     process gave it (:mod:`.helper`), the line breaks before each of those lines and before the
-    block's end (:func:`~.reading.line_counts`), so this process does not count them again."""
+    block's end (:func:`~.reading.line_counts`), so this process does not count them again, and
+    the lines it decided by their shape (:class:`~.engine.Premade`)."""
 
     starts: list[int]
     watched: Watched
     counts: dict[int, int] | None = None
+    premade: tuple[dict[int, int], bytes | None] | None = None
 
 
 class PythonPrefilter:

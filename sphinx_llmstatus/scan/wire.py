@@ -1,9 +1,10 @@
 """Hits across a process boundary: registry records travel as their keys, not as copies.
 
-A ``-j N`` worker returns its events to the command through a pipe. A
-:class:`~.hit.Hit` holds registry records (its code, the other layer's code,
+A ``-j N`` worker returns its events to the command through a pipe, and the scan's
+helper process (:mod:`.helper`) the hits a shape of line makes (:class:`~.engine.Premade`).
+A :class:`~.hit.Hit` holds registry records (its code, the other layer's code,
 the symptom); pickled as they are they would be copied per batch and lose
-their identity. :func:`pack` replaces each with its key, :func:`unpack` looks
+their identity. :func:`pack` replaces each with its key, :class:`Unpacker` looks
 it up again in the command's registry, which was loaded from the same files.
 """
 
@@ -14,6 +15,7 @@ from typing import Any
 
 from ..registry.model import Registry, StatusCode
 from .events import Event, Found
+from .hit import Hit
 
 
 def _code_key(code: StatusCode | None) -> tuple[str, int | None] | None:
@@ -24,11 +26,15 @@ def pack(event: Event) -> Event:
     """``event`` with the registry records of its hits replaced by their keys."""
     if not isinstance(event, Found):
         return event
+    return event._replace(hits=pack_hits(event.hits))
+
+
+def pack_hits(hits: list[Hit]) -> list[Hit]:
+    """Copies of ``hits`` with their registry records replaced by their keys."""
     # The key stands in the field of the record it names until Unpacker puts the record back.
-    hits = [replace(h, code=_code_key(h.code), related=_code_key(h.related),  # type: ignore[arg-type]
+    return [replace(h, code=_code_key(h.code), related=_code_key(h.related),  # type: ignore[arg-type]
                     other=_code_key(h.other),  # type: ignore[arg-type]
-                    symptom=getattr(h.symptom, "id", None)) for h in event.hits]
-    return event._replace(hits=hits)
+                    symptom=getattr(h.symptom, "id", None)) for h in hits]
 
 
 class Unpacker:
@@ -47,10 +53,14 @@ class Unpacker:
         return self._codes[key]
 
     def __call__(self, event: Event) -> Event:
-        if not isinstance(event, Found):
-            return event
-        for h in event.hits:  # each hit is this process's own unpickled copy: filled in place
+        if isinstance(event, Found):
+            self.hits(event.hits)
+        return event
+
+    def hits(self, hits: list[Hit]) -> list[Hit]:
+        """``hits`` (packed, this process's own unpickled copies) with their records put back in place."""
+        for h in hits:
             for field in ("code", "related", "other"):
                 setattr(h, field, self._code(getattr(h, field)))
             h.symptom = self._symptoms.get(h.symptom)
-        return event
+        return hits

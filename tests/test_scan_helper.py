@@ -438,3 +438,18 @@ def _all_hits(sc, data: bytes, use_helper: bool) -> list:
     ahead = engine._read_ahead(sc, use_helper)
     segments = reading.iter_segments(io.BytesIO(data), READ, ahead.swap if ahead is not None else None)
     return [h for h in engine._scan_segments(segments, sc, False, None, True, ahead) if not isinstance(h, int)]
+
+
+def test_the_groups_of_lines_are_the_same_with_a_helper(small_blocks, monkeypatch):
+    """``-C``: the blocks read ahead for the helper are kept for their groups when their turn
+    comes, not while they wait; the groups are those of a scan without a helper."""
+    from sphinx_llmstatus.scan.around import context_groups
+
+    monkeypatch.setattr(engine, "iter_segments", lambda stream, **kw: reading.iter_segments(stream, READ, **kw))
+    data, sc, got = _log(8), engine.scanner(default_registry()), {}
+    for use_helper in (False, True):
+        groups = context_groups(io.BytesIO(data), 2, sc.reading(False, None), True, engine.ReadAhead(use_helper))
+        got[use_helper] = [g if isinstance(g, int) else (g.before, [h.line_no for h in g.hits], g.after)
+                           for g in groups]
+    assert len(small_blocks) == 1 and len(got[False]) > 500
+    assert got[True] == got[False]

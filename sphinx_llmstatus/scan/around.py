@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import BinaryIO, NamedTuple
 
 from ..registry.model import Registry
-from .engine import EXCERPT_HEAD, NEIGHBOURS, LineWatch, _scan_segments, scanner
+from .engine import EXCERPT_HEAD, NEIGHBOURS, LineWatch, ReadAhead, _scanned, _Segments, read_ahead, scanner
 from .hit import Hit
 from .interrupt import relay
-from .reading import Block, LongPiece, Pause, iter_segments
 
 
 class Group(NamedTuple):
@@ -51,7 +50,9 @@ def _kept_lines(data: bytes) -> list[str]:
 class _Around:
     """The lines a scan keeps for its groups: the recent ones (for ``before``) and the groups
     still filling with their ``after`` lines (a hit near the end of a block is given before the
-    next block's lines are read)."""
+    next block's lines are read). The scanner gives it each block, and each long line, as it
+    starts to read it (:class:`~.engine.Keeper`): a block it read ahead (:mod:`.helper`) is kept
+    when its turn comes, not while it waits."""
 
     def __init__(self, context: int) -> None:
         self.context = context
@@ -59,17 +60,20 @@ class _Around:
         self.read = 0  # lines read so far
         self.open: deque[Group] = deque()  # in line order; the last may still take hits
 
-    def recording(self, segments: Iterable[Block | LongPiece | Pause]) -> Iterator[Block | LongPiece | Pause]:
-        """``segments``, each line kept as it goes by (a long line as its first characters)."""
-        for seg in segments:
-            # Hits wait for at most NEIGHBOURS later lines: older lines are no one's "before".
-            if self.lines:
-                del self.lines[:max(0, self.read - self.context - NEIGHBOURS - 1 - self.lines[0][0])]
-            if isinstance(seg, Block):
-                self._keep(_kept_lines(bytes(seg.data[:seg.end])))
-            elif isinstance(seg, LongPiece) and seg.final:
-                self._keep([_kept(seg.head)])
-            yield seg
+    def block(self, data: bytes, end: int) -> None:
+        """Keep the lines of the block ``data[:end]``."""
+        self._let_go()
+        self._keep(_kept_lines(bytes(data[:end])))
+
+    def long_line(self, head: bytes) -> None:
+        """Keep a long line (read in pieces), as its first characters (``head``: its first bytes)."""
+        self._let_go()
+        self._keep([_kept(head)])
+
+    def _let_go(self) -> None:
+        # Hits wait for at most NEIGHBOURS later lines: older lines are no one's "before".
+        if self.lines:
+            del self.lines[:max(0, self.read - self.context - NEIGHBOURS - 1 - self.lines[0][0])]
 
     def _keep(self, texts: list[str]) -> None:
         """Keep ``texts``, the next lines read; add each to the "after" of the groups open whose
@@ -141,9 +145,17 @@ def scan_with_context(
     bound plus ``context`` lines (long lines are kept as their first
     :data:`~.engine.EXCERPT_HEAD` characters).
     """
+    return context_groups(stream, context, scanner(registry).reading(include_success, watch), progress)
+
+
+def context_groups(stream: BinaryIO, context: int, scan: _Segments, progress: bool,
+                   ahead: ReadAhead | None = None) -> Iterator[Group]:
+    """:func:`scan_with_context`'s groups, the lines read by ``scan`` (:meth:`~.engine.Scanner.reading`);
+    ``ahead``: whether a helper process may prefilter the blocks (:class:`~.engine.ReadAhead`)."""
+    segments, helped = read_ahead(stream, scan.sc, scan.include_success, ahead or ReadAhead())
     around = _Around(context)
-    hits = _scan_segments(around.recording(iter_segments(stream)), scanner(registry), include_success, watch,
-                          progress)
+    scan.kept = around
+    hits = _scanned(segments, scan, progress, helped)
 
     def step(hit: Hit | int) -> list[Group]:
         # A list, not a generator: made for every hit.

@@ -23,7 +23,7 @@ from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable, Container, Iterable, Iterator
 from itertools import chain, islice
-from typing import BinaryIO, Protocol, cast
+from typing import BinaryIO, NamedTuple, Protocol, cast
 
 from ..registry.layout import family_error_number
 from ..registry.model import LLM_DATADIST, Registry, StatusCode
@@ -88,6 +88,10 @@ class Scanner:
             self.matcher.digit_widths(), any(c.isdigit() for n in self.matcher.names for c in n))
         # Most lines hold no symptom: one search tells, before each symptom's own.
         self._any_symptom = re.compile("|".join(re.escape(s.pattern) for s in self.symptoms) or "(?!)").search
+
+    def reading(self, include_success: bool, watch: LineWatch | None) -> _Segments:
+        """The state of one scan with these rules (``watch``: what reads the lines of its watched literals)."""
+        return _Segments(self, include_success, watch)
 
     def symptoms_in(self, line: str) -> list[tuple[object, int]]:
         """``(symptom, column)`` of each symptom on ``line`` (its first occurrence), but where the
@@ -454,6 +458,17 @@ class LineWatch(Protocol):
         (:data:`~.prefilter.ANY`: any of them)."""
 
 
+class Keeper(Protocol):
+    """What keeps the lines a scan reads (``-C``'s context: :mod:`.around`), given them as it
+    starts to read them, in order."""
+
+    def block(self, data: bytes, end: int) -> None:
+        """The block ``data[:end]``, of whole lines."""
+
+    def long_line(self, head: bytes) -> None:
+        """A line read in pieces: its first bytes."""
+
+
 def _still_wanted(literals: list[int] | None, skip: Container[int]) -> list[int] | None:
     """``literals`` but those the watch no longer wants (it may stop wanting one within a block)."""
     if not literals or not skip:
@@ -498,12 +513,16 @@ class _Segments:
         self.timeless: dict[bytes, _Shape] = {}  # and by their bytes with their time zeroed
         self.premade: dict[int, list[tuple]] = {}  # the hits of the shapes the helper sent, by index
         self._unpacker: Unpacker | None = None
+        #: What keeps the lines read, given each block and long line as its reading starts (-C).
+        self.kept: Keeper | None = None
 
     def lines(self, data: bytes, end: int, found: Prefiltered | None = None) -> None:
         """Queue the hits of the lines of ``data[:end]``, and read its watched lines (``found``: the
         prefilter's answer for the block, with its line counts, when another process gave it:
         :mod:`.helper`)."""
         with held_back():
+            if self.kept is not None:
+                self.kept.block(data, end)
             run = self.run
             run.lines_read(_heads_after(data, 0, end, NEIGHBOURS))
             if found is None:
@@ -657,6 +676,8 @@ class _Segments:
 
     def _piece(self, p: LongPiece) -> None:
         sc, run = self.sc, self.run
+        if p.final and self.kept is not None:
+            self.kept.long_line(p.head)
         if self.long_ln is None:
             self.long_before = list(run.tail)
             run.lines_read([p.head])
@@ -796,7 +817,12 @@ def _scan_segments(segments: Iterable[Block | LongPiece | Pause], sc: Scanner, i
     """The hits of ``segments`` (:func:`~.reading.iter_segments`), in order; with ``progress``,
     after each run of lines, the number of lines read so far (an ``int``); with ``ahead``, blocks
     are read ahead and prefiltered by a second process too (:func:`_read_ahead`)."""
-    scan = _Segments(sc, include_success, watch)
+    return _scanned(segments, _Segments(sc, include_success, watch), progress, ahead)
+
+
+def _scanned(segments: Iterable[Block | LongPiece | Pause], scan: _Segments, progress: bool,
+             ahead: _helper.Ahead | None) -> Iterator[Hit]:
+    """:func:`_scan_segments`, with the scan's state made by the caller (:attr:`_Segments.kept`)."""
     try:
         for seg in segments:
             if ahead is not None:
@@ -944,19 +970,33 @@ def scan_stream(
     return _scan_segments(iter_segments(stream), scanner(registry, engine), include_success, watch)
 
 
+class ReadAhead(NamedTuple):
+    """Whether a scan may read ahead for a helper process that prefilters its blocks (:mod:`.helper`:
+    the command's choice; a library caller, a notebook, never forks), and for a pipe, whether
+    input comes within so many milliseconds (blocks are held for the helper only while it does)."""
+
+    helper: bool = False
+    waits: Callable[[int], bool] | None = None
+
+
 def scan_progress(stream: BinaryIO, registry: Registry, include_success: bool, watch: LineWatch | None,
-                  helper: bool = False, waits: Callable[[int], bool] | None = None) -> Iterator[Hit | int]:
+                  ahead: ReadAhead | None = None) -> Iterator[Hit | int]:
     """:func:`scan_stream`'s hits and, after each block read, the number of lines read so far (an
-    ``int``): what lets a consumer that holds hits (the diagnosis) let them go as the stream goes.
-    ``helper``: a second process may prefilter blocks (:mod:`.helper`; the command's choice);
-    ``waits``: for a pipe, whether input comes within so many milliseconds (blocks are held for
-    the helper only while it does)."""
+    ``int``): what lets a consumer that holds hits (the diagnosis) let them go as the stream goes."""
     sc = scanner(registry)
-    ahead = _read_ahead(sc, helper, include_success)
-    if ahead is None:
-        return _scan_segments(iter_segments(stream), sc, include_success, watch, True)
-    segments = iter_segments(stream, swap=ahead.swap, idle=ahead.idle(waits) if waits is not None else None)
-    return _scan_segments(segments, sc, include_success, watch, True, ahead)
+    segments, helped = read_ahead(stream, sc, include_success, ahead or ReadAhead())
+    return _scan_segments(segments, sc, include_success, watch, True, helped)
+
+
+def read_ahead(stream: BinaryIO, sc: Scanner, include_success: bool,
+               ahead: ReadAhead) -> tuple[Iterator[Block | LongPiece | Pause], _helper.Ahead | None]:
+    """The segments of ``stream`` and, where a helper may prefilter them (:func:`_read_ahead`), the
+    blocks read ahead for it."""
+    helped = _read_ahead(sc, ahead.helper, include_success)
+    if helped is None:
+        return iter_segments(stream), None
+    idle = helped.idle(ahead.waits) if ahead.waits is not None else None
+    return iter_segments(stream, swap=helped.swap, idle=idle), helped
 
 
 def scan_text(

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from typing import BinaryIO, NamedTuple
 
 from ..registry.model import Registry
-from .around import Group, scan_with_context
+from .around import Group, context_groups
 from .bundles import inputs
 from .diagnosis import Diagnoser
-from .engine import LineWatch, scan_progress, scanner
+from .engine import LineWatch, ReadAhead, scan_progress, scanner
 from .events import Closed, Event, Failed, Found, GroupSpan, Opened
 from .evidence import Lines
 from .helper import cpus
@@ -122,11 +122,12 @@ class _Watch:
 def _found(name: str, stream: BinaryIO, opts: ScanOptions, registry: Registry, watched: LineWatch | None,
            waits: Callable[[int], bool] | None = None) -> Iterator[Found | int]:
     """The log's hits as :class:`Found` events and, between them, how many lines have been read."""
+    ahead = ReadAhead(opts.helper, waits)
     if opts.context:
-        yield from _batched(name, scan_with_context(stream, opts.context, registry=registry, progress=True,
-                                                    include_success=opts.include_success, watch=watched))
+        scan = scanner(registry).reading(opts.include_success, watched)
+        yield from _batched(name, context_groups(stream, opts.context, scan, True, ahead))
         return
-    yield from _batched(name, scan_progress(stream, registry, opts.include_success, watched, opts.helper, waits))
+    yield from _batched(name, scan_progress(stream, registry, opts.include_success, watched, ahead))
 
 
 #: Most hits of one :class:`Found` without ``-C`` (memory: a 4 MiB block of code lines is 50,000).

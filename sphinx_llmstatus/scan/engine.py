@@ -716,9 +716,9 @@ class Premade:
     text, which a shape's lines all share: an index, the hits sent once, from the second line of
     the shape on) or :data:`NOTHING`, and this process makes the line's hits from its number and
     text (:meth:`_Segments._picked`). The lines it leaves (a shared number whose context is in
-    the lines around, a line longer than :data:`SHAPE_BYTES`, a shape's first line, a block's lines
-    once it left more than :data:`LEFT` and than it decided) are decided here as before: either way the hits are those of
-    each line decided alone."""
+    the lines around, a line longer than :data:`SHAPE_BYTES`, a shape's first line, a block's
+    lines once it left more than :data:`LEFT` and than it decided) are decided here as before:
+    either way the hits are those of each line decided alone."""
 
     def __init__(self, sc: Scanner, include_success: bool) -> None:
         self._scan = _Segments(sc, include_success, None)

@@ -384,7 +384,7 @@ def test_the_helper_decides_the_lines_of_a_shape_from_its_second_on(include_succ
     premade, here = engine.Premade(sc, include_success), engine._Segments(sc, include_success, None)
     answers = []
     for _ in range(2):
-        picks, sent = premade(data, len(data), starts)
+        picks, sent = premade(data, len(data), starts, data.count(b"\n"))
         here._take(picks, sent)
         answers.append(({line_of[s]: p for s, p in picks.items()}, sent is not None))
     success = 1 if include_success else engine.NOTHING
@@ -422,7 +422,8 @@ def test_the_lines_the_helper_decides_give_every_field_as_decided_here(small_blo
 
 def test_the_helper_stops_deciding_a_block_whose_lines_never_repeat(monkeypatch):
     """Sending a shape's hits costs more than deciding its line here: a line whose shape never comes
-    again is left, and once a block left LEFT lines (and more than it decided) the rest are too."""
+    again is left, and once a block left LEFT lines (and more than it decided) the rest are too; a
+    block of few candidate lines is left whole."""
     lines = [b"[ERROR] GE(1,python): request %d failed, ret = 5010b002" % n for n in range(3 * engine.LEFT)]
     data = b"\n".join(lines) + b"\n"
     sc = engine.scanner(default_registry())
@@ -431,7 +432,11 @@ def test_the_helper_stops_deciding_a_block_whose_lines_never_repeat(monkeypatch)
     monkeypatch.setattr(engine.Premade, "_pick", lambda self, *args: calls.append(1) or real(self, *args))
     starts = sc.prefilter.starts_watched(data, len(data), sc.unwatched)[0]
     assert len(starts) == len(lines)
-    assert premade(data, len(data), starts) == ({}, None) and len(calls) == engine.LEFT + 1
+    assert premade(data, len(data), starts, len(lines)) == ({}, None) and len(calls) == engine.LEFT + 1
+    # Among quiet lines (fewer than one candidate line in SPARSE) the helper decides none: this
+    # process has time for them, the helper has a block to prefilter.
+    calls.clear()
+    assert premade(data, len(data), starts, len(lines) * engine.SPARSE + 1) is None and not calls
 
 
 def _all_hits(sc, data: bytes, use_helper: bool) -> list:

@@ -704,6 +704,9 @@ NOTHING = -1
 #: the block's lines (a log whose code lines never repeat gains nothing from it: each is decided here).
 PREMADE = 4096
 LEFT = 256
+#: A block's lines per candidate line at most for the helper to decide them: where candidates are
+#: fewer, this process has time for them, and the helper, which prefilters every block, has not.
+SPARSE = 32
 
 
 class Premade:
@@ -726,9 +729,12 @@ class Premade:
         self._seen: dict[int, tuple[list[tuple], int | None]] = {}
         self._sent = 0
 
-    def __call__(self, data: bytes, end: int, starts: list[int]) -> tuple[dict[int, int], bytes | None]:
-        """The lines of ``data[:end]`` at ``starts`` decided (line start -> index or :data:`NOTHING`),
-        and the hits of the shapes sent from this block on (``(index, packed hits)``, pickled)."""
+    def __call__(self, data: bytes, end: int, starts: list[int], lines: int) -> tuple[dict[int, int], bytes | None] | None:
+        """The lines of ``data[:end]`` (``lines`` line breaks) at ``starts`` decided (line start ->
+        index or :data:`NOTHING`), and the hits of the shapes sent from this block on (``(index,
+        packed hits)``, pickled); None for a block with fewer than one candidate line in :data:`SPARSE`."""
+        if len(starts) * SPARSE < lines:
+            return None
         if self._sent >= PREMADE:  # the indexes are taken again (this process overwrites them)
             self._seen.clear()
             self._sent = 0

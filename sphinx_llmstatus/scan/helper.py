@@ -57,8 +57,8 @@ if TYPE_CHECKING:
             ...
 
     #: What the helper also does with each block it prefilters (:class:`~.engine.Premade`): given the
-    #: block, its length and the line starts found, an answer that marshal can carry.
-    Decide = Callable[[bytes, int, list[int]], tuple[dict[int, int], bytes | None]]
+    #: block, its length, the line starts found and its line breaks, an answer that marshal can carry.
+    Decide = Callable[[bytes, int, list[int], int], tuple[dict[int, int], bytes | None] | None]
 
 #: Slots of shared memory: blocks read ahead, and the one being read into.
 SLOTS = 5
@@ -197,7 +197,8 @@ def _serve(prefilter: _Prefilter, slots: list[mmap.mmap], requests: int, answers
             starts, watched = prefilter.starts_watched(data, end)
             # The line breaks too: on a quiet log, counting them is most of the work on a block.
             counts = line_counts(data, end, [*starts, *watched])
-            body = marshal.dumps((starts, watched, counts, decide(data, end, starts) if decide else None))
+            decided = decide(data, end, starts, counts[end]) if decide else None
+            body = marshal.dumps((starts, watched, counts, decided))
             out.write(_LENGTH.pack(len(body)) + body)
             out.flush()
 

@@ -40,9 +40,9 @@ class ScanOptions:
     #: What a ``-j`` worker runs on each line's hits to prepare their output (picklable; None:
     #: the command lays them out itself). The scan never imports a face: the command hands it in.
     render: Callable[[list[Hit], str], list[str]] | None = None
-    #: Whether a second process may prefilter the blocks of a big regular file or of a stream
-    #: (:mod:`.helper`): the command asks for it when it scans in this process; a library
-    #: caller (a notebook) never forks.
+    #: Whether a second process may prefilter the blocks of a big regular file or of a stream, and
+    #: decide their candidate lines where they are many (:mod:`.helper`), with ``-C`` too: the
+    #: command asks for it when it scans in this process; a library caller (a notebook) never forks.
     helper: bool = False
 
 

@@ -100,8 +100,9 @@ class Helper:
     """The helper process, once forked: :meth:`send` a slot, :meth:`answer` in the order sent."""
 
     def __init__(self, prefilter: _Prefilter, slots: list[mmap.mmap], decide: Decide | None = None) -> None:
-        """Fork the helper (``decide``: what it also does with each block); call with SIGINT blocked (:func:`~.interrupt.held_back`): a Ctrl-C between the
-        fork and the helper's ignoring it would run the command's own Ctrl-C handling twice."""
+        """Fork the helper (``decide``: what it also does with each block); call with SIGINT blocked
+        (:func:`~.interrupt.held_back`): a Ctrl-C between the fork and the helper's ignoring it
+        would run the command's own Ctrl-C handling twice."""
         fds: list[int] = []
         try:
             fds += os.pipe()  # requests: read by the helper, written here

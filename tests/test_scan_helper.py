@@ -435,6 +435,12 @@ def test_the_helper_stops_deciding_a_block_whose_lines_never_repeat(monkeypatch)
     # process has time for them, the helper has a block to prefilter.
     calls.clear()
     assert premade(data, len(data), starts, len(lines) * engine.SPARSE + 1) is None and not calls
+    # The shapes seen once are held at most PREMADE, and a block's own, however many blocks come.
+    monkeypatch.setattr(engine, "PREMADE", 100)
+    for n in range(20):
+        block = b"".join(b"[ERROR] GE(1,python): request %d-%d failed, ret = 5010b002\n" % (n, i) for i in range(300))
+        premade(block, len(block), sc.prefilter.starts_watched(block, len(block), sc.unwatched)[0], 300)
+        assert len(premade._seen) <= 100 + engine.LEFT + 1
 
 
 def _loop() -> list[bytes]:

@@ -699,7 +699,7 @@ class _Segments:
 
 #: In :class:`Premade`'s answers: a line found to hold no code nor symptom.
 NOTHING = -1
-#: Shapes whose hits the helper sends at most (then it starts over, from the next block), and lines
+#: Shapes whose hits the helper sends or holds at most (then it starts over, from the next block), and lines
 #: a block may leave to this process (and more than it decided) before the helper stops deciding
 #: the block's lines (a log whose code lines never repeat gains nothing from it: each is decided here).
 PREMADE = 4096
@@ -735,7 +735,8 @@ class Premade:
         packed hits)``, pickled); None for a block with fewer than one candidate line in :data:`SPARSE`."""
         if len(starts) * SPARSE < lines:
             return None
-        if self._sent >= PREMADE:  # the indexes are taken again (this process overwrites them)
+        # Shapes seen once are held too: a log whose lines never repeat must not grow them for ever.
+        if self._sent >= PREMADE or len(self._seen) >= PREMADE:  # (this process overwrites the indexes)
             self._seen.clear()
             self._sent = 0
         picks: dict[int, int] = {}

@@ -440,3 +440,18 @@ def test_triage_marks_a_generic_failure_after_a_specific_one_once_in_the_core():
     hits, report = scan_triaged(text)
     assert [h.consequence_of for h in hits] == [None, ("", 1, "LLM_LINK_FAILED"), None]
     assert report.consequences == {"LLM_FAILED": 1} and len(report.first) == 2
+
+
+@pytest.mark.parametrize("api", ["scan_stream", "scan_with_context"])
+def test_ctrl_c_thrown_in_between_two_hits_of_a_run_loses_none(api):
+    """The scanner gives a run of lines' hits at a time (a block's); Ctrl-C thrown in while one hit
+    (group) of a run is taken, as a layer above tells a scan (:func:`~.interrupt.relay`), still
+    gives the rest of that run and of what was read, then the scan ends."""
+    from sphinx_llmstatus.scan.interrupt import after_interrupt
+
+    data = b"[ERROR] LinkLlmClusters failed, ret = 1343270921\nok\n" * 50
+    items = scan_stream(io.BytesIO(data)) if api == "scan_stream" else scan_with_context(io.BytesIO(data), 1)
+    line_no = (lambda h: h.line_no) if api == "scan_stream" else (lambda g: g.hits[0].line_no)
+    first = [line_no(next(items)) for _ in range(3)]
+    rest = [line_no(item) for item in after_interrupt(items)]
+    assert first + rest == list(range(1, 100, 2))

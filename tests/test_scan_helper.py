@@ -470,6 +470,7 @@ def test_the_groups_of_lines_are_the_same_with_a_helper(small_blocks, monkeypatc
         groups = context_groups(io.BytesIO(data), 2, sc.reading(False, None), True, engine.ReadAhead(use_helper))
         # (The counts of lines read between them follow the blocks read, which a reader that
         # reads into the helper's slots may cut elsewhere.)
-        got[use_helper] = [(g.before, [h.line_no for h in g.hits], g.after) for g in groups if not isinstance(g, int)]
+        got[use_helper] = [(g.before, [h.line_no for h in g.hits], g.after)
+                           for run in groups if not isinstance(run, int) for g in run]
     assert len(small_blocks) == 1 and len(got[False]) > 500
     assert got[True] == got[False]

@@ -235,6 +235,11 @@ class TextFormat(Format):
         """The text lines of a group, like ``grep -C``: each line once, ``--`` between groups that
         are not adjacent. The "after" lines wait for the next group, which may show some of them
         as hits."""
+        if line_no == self._ctx_last + 1 and file == self._ctx_file:
+            # The line after the last group's (a run of hit lines: a flood's every line): the lines
+            # before it were shown, and those waiting after the last are its own or later ones.
+            self._ctx_last, self._ctx_pending = line_no, after
+            return own
         # Line numbers only grow within a file: going back means the same name given again.
         new_file = file != self._ctx_file or line_no <= self._ctx_last
         parts = self._flush_context() if new_file else self._flush_context(until=line_no)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
-from typing import BinaryIO, NamedTuple
+from typing import BinaryIO, NamedTuple, cast
 
 from ..registry.model import Registry
 from .engine import EXCERPT_HEAD, NEIGHBOURS, LineWatch, ReadAhead, _scanned, _Segments, read_ahead, scanner
 from .hit import Hit
-from .interrupt import relay
+from .interrupt import flat, relay
 
 
 class Group(NamedTuple):
@@ -91,18 +91,21 @@ class _Around:
         """The groups whose lines are all read by line ``line_no`` (they are let go)."""
         return self._whole(line_no, kept=0)
 
-    def add(self, hit: Hit) -> list[Group]:
-        """Take ``hit``: into the newest group when on its line, else into a new one; returns the
-        earlier groups whose lines are all read (they are let go)."""
-        if self.open and self.open[-1].hits[0].line_no == hit.line_no:
-            self.open[-1].hits.append(hit)
-            return []
-        # The lines kept are numbered one after another, and the hit's own was read: its window is
-        # found by position.
-        lines, context = self.lines, self.context
-        at = hit.line_no - lines[0][0]
-        self.open.append(Group(lines[max(0, at - context):at], [hit], lines[at + 1:at + 1 + context]))
-        return self._whole(self.read, kept=1) if len(self.open) > 1 else []
+    def add(self, hits: list[Hit]) -> list[Group]:
+        """Take ``hits``, a run in line order: each into the newest group when on its line, else
+        into a new one; returns the earlier groups whose lines are all read (they are let go)."""
+        lines, context, groups = self.lines, self.context, self.open
+        first = lines[0][0]
+        for hit in hits:
+            line_no = hit.line_no
+            if groups and groups[-1].hits[0].line_no == line_no:
+                groups[-1].hits.append(hit)
+                continue
+            # The lines kept are numbered one after another, and the hit's own was read: its
+            # window is found by position.
+            at = line_no - first
+            groups.append(Group(lines[max(0, at - context):at], [hit], lines[at + 1:at + 1 + context]))
+        return self._whole(self.read, kept=1)
 
     def _whole(self, line_no: int, kept: int) -> list[Group]:
         """The oldest groups whose lines are all read by line ``line_no``, leaving ``kept`` newest open."""
@@ -110,10 +113,6 @@ class _Around:
         while len(self.open) > kept and self.open[0].hits[0].line_no + self.context <= line_no:
             done.append(self.open.popleft())
         return done
-
-    def take(self, item: Hit | int) -> list[Group]:
-        """:meth:`add` a hit, or :meth:`read_to` the number of lines read so far."""
-        return self.read_to(item) if isinstance(item, int) else self.add(item)
 
     def rest(self) -> list[Group]:
         """The groups still open at the end of the input."""
@@ -145,28 +144,37 @@ def scan_with_context(
     bound plus ``context`` lines (long lines are kept as their first
     :data:`~.engine.EXCERPT_HEAD` characters).
     """
-    return context_groups(stream, context, scanner(registry).reading(include_success, watch), progress)
+    groups = flat(context_groups(stream, context, scanner(registry).reading(include_success, watch), progress))
+    return cast("Iterator[Group]", groups)  # (with progress, the ints between them too, as documented)
 
 
 def context_groups(stream: BinaryIO, context: int, scan: _Segments, progress: bool,
-                   ahead: ReadAhead | None = None) -> Iterator[Group]:
-    """:func:`scan_with_context`'s groups, the lines read by ``scan`` (:meth:`~.engine.Scanner.reading`);
-    ``ahead``: whether a helper process may prefilter the blocks (:class:`~.engine.ReadAhead`)."""
-    segments, helped = read_ahead(stream, scan.sc, scan.include_success, ahead or ReadAhead())
+                   ahead: ReadAhead | None = None) -> Iterator[list[Group] | int]:
+    """:func:`scan_with_context`'s groups a run at a time (lists, never empty), the lines read by
+    ``scan`` (:meth:`~.engine.Scanner.reading`); ``ahead``: whether a helper process may prefilter
+    the blocks (:class:`~.engine.ReadAhead`)."""
+    segments, helped = read_ahead(stream, scan.sc, scan.include_success, ahead)
     around = _Around(context)
     scan.kept = around
-    hits = _scanned(segments, scan, progress, helped)
+    # The lines read so far always: they let go the groups whose last lines came.
+    runs = _scanned(segments, scan, True, helped)
 
-    def step(hit: Hit | int) -> list[Group]:
-        # A list, not a generator: made for every hit.
-        done = around.take(hit)
-        if isinstance(hit, int):  # with progress: the lines read so far (documented above)
-            done.append(hit)  # type: ignore[arg-type]
-        return done
+    def step(item: list[Hit] | int) -> tuple[list[Group] | int, ...]:
+        # A tuple, not a generator: made for every run.
+        if isinstance(item, int):
+            done = around.read_to(item)
+            return ((done, item) if done else (item,)) if progress else ((done,) if done else ())
+        done = around.add(item)
+        return (done,) if done else ()
 
     try:
-        yield from relay(hits, step)
+        yield from relay(runs, step)
     except KeyboardInterrupt:  # the groups of what was read, as at the end (:mod:`.interrupt`)
-        yield from around.rest()
+        yield from _given(around.rest())
         raise
-    yield from around.rest()
+    yield from _given(around.rest())
+
+
+def _given(groups: list[Group]) -> Iterator[list[Group]]:
+    if groups:
+        yield groups

@@ -33,7 +33,7 @@ from . import timemask
 from .context import CONTEXT_SPAN, HEAD, NEAR, NO_PREFIX, ContextFinder, Prefix, PrefixReader
 from .evidence import book
 from .hit import MAX_COLUMNS, Hit, astuple_but_line
-from .interrupt import held_back
+from .interrupt import flat, held_back
 from .prefilter import Prefiltered
 from .reading import READ_SIZE, Block, LongPiece, Pause, iter_segments, line_counts
 from .rules import Matcher, Token
@@ -405,19 +405,30 @@ class _Run:
                 if isinstance(item, _Pending) and len(item.after) < NEIGHBOURS:
                     item.after.extend(heads[: NEIGHBOURS - len(item.after)])
 
-    def ready(self, final: bool = False) -> Iterator[Hit]:
-        """Hits whose context is known, in order (all of them at the end of input)."""
-        queue = self.queue
-        while queue:
-            item = queue[0]
-            if isinstance(item, _Pending):
-                if len(item.after) < NEIGHBOURS and not final:
-                    return
+    def ready(self, final: bool = False) -> list[Hit]:
+        """Hits whose context is known, in order (all of them at the end of input), taken from
+        the queue with Ctrl-C held back: an interrupt loses none of them (they go up as one list)."""
+        queue, out = self.queue, list[Hit]()
+        if not queue:
+            return out
+        with held_back():
+            while queue:
+                item = queue[0]
+                if isinstance(item, _Pending):
+                    if len(item.after) < NEIGHBOURS and not final:
+                        break
+                    out += self._resolve(item)
+                else:
+                    out.append(item)
                 queue.popleft()
-                yield from self._resolve(item)
-            else:
-                queue.popleft()
-                yield item
+        return out
+
+
+def _line_at(data: bytes, s: int, end: int) -> tuple[bytes, int]:
+    """The line at ``s`` of ``data[:end]`` without its line end (a slice of ``data``: a bytearray's
+    is one too), and where its line break is (-1: it has none, the input's last line)."""
+    nl = data.find(b"\n", s, end)
+    return data[s:end if nl < 0 else nl].removesuffix(b"\r"), nl
 
 
 def _heads_after(data: bytes, start: int, end: int, limit: int) -> list[bytes]:
@@ -603,9 +614,8 @@ class _Segments:
               tail: list[bytes] | None) -> None:
         """Read the line at ``s``: give it to the watch for its ``literals``; with ``tail`` (the
         heads of the lines before the block: it may hold codes), queue its hits."""
-        nl = data.find(b"\n", s, end)
-        e = end if nl < 0 else nl
-        raw = bytes(data[s:e]).removesuffix(b"\r")  # hashable (the reader's buffer is a bytearray)
+        raw, nl = _line_at(data, s, end)
+        raw = bytes(raw)  # hashable (the reader's buffer is a bytearray)
         run = self.run
         if tail is None:  # a watched line only
             shape = self.shapes.get(raw)
@@ -629,7 +639,7 @@ class _Segments:
             before = _heads_before(data, s, NEIGHBOURS)
             if len(before) < NEIGHBOURS:
                 before = (tail + before)[-NEIGHBOURS:]
-            after = _heads_after(data, e + 1, end, NEIGHBOURS) if nl >= 0 else []
+            after = _heads_after(data, nl + 1, end, NEIGHBOURS) if nl >= 0 else []
         run.add(ln, before, after, complete=False)
 
     def _picked(self, data: bytes, end: int, s: int, literals: list[int] | None, pick: int) -> None:
@@ -637,8 +647,7 @@ class _Segments:
         the shape ``pick``, on this line (none: :data:`NOTHING`); give it to the watch for its ``literals``."""
         if pick == NOTHING and not literals:
             return
-        nl = data.find(b"\n", s, end)
-        text = data[s:end if nl < 0 else nl].removesuffix(b"\r").decode("utf-8", "replace")
+        text = _line_at(data, s, end)[0].decode("utf-8", "replace")
         run = self.run
         if literals:
             self.watch.line(text, run.line_no, literals)  # type: ignore[union-attr]
@@ -753,8 +762,7 @@ class Premade:
         return picks, _pickled(new) if new else None
 
     def _pick(self, data: bytes, end: int, s: int, new: list[tuple[int, list[Hit]]]) -> int | None:
-        nl = data.find(b"\n", s, end)
-        raw = data[s:end if nl < 0 else nl].removesuffix(b"\r")
+        raw = _line_at(data, s, end)[0]
         if len(raw) > SHAPE_BYTES:
             return None
         shape, text = self._scan._shape(raw)
@@ -824,12 +832,20 @@ def _scan_segments(segments: Iterable[Block | LongPiece | Pause], sc: Scanner, i
     """The hits of ``segments`` (:func:`~.reading.iter_segments`), in order; with ``progress``,
     after each run of lines, the number of lines read so far (an ``int``); with ``ahead``, blocks
     are read ahead and prefiltered by a second process too (:func:`_read_ahead`)."""
-    return _scanned(segments, _Segments(sc, include_success, watch), progress, ahead)
+    # (with progress, the ints between the hits too: its callers, tests, tell them apart)
+    return cast("Iterator[Hit]", flat(_scanned(segments, _Segments(sc, include_success, watch), progress, ahead)))
+
+
+#: What :func:`_scanned` gives: the hits of a run of lines, in order (never empty), or the lines
+#: read so far. A run at a time: a flood of code lines is a hit a line, and each layer above
+#: takes a run in one step.
+Runs = Iterator["list[Hit] | int"]
 
 
 def _scanned(segments: Iterable[Block | LongPiece | Pause], scan: _Segments, progress: bool,
-             ahead: _helper.Ahead | None) -> Iterator[Hit]:
-    """:func:`_scan_segments`, with the scan's state made by the caller (:attr:`_Segments.kept`)."""
+             ahead: _helper.Ahead | None) -> Runs:
+    """:func:`_scan_segments`' hits a run at a time (:data:`Runs`), with the scan's state made by
+    the caller (:attr:`_Segments.kept`)."""
     try:
         for seg in segments:
             if ahead is not None:
@@ -849,13 +865,19 @@ def _scanned(segments: Iterable[Block | LongPiece | Pause], scan: _Segments, pro
             ahead.close()
 
 
-def _rest(scan: _Segments, ahead: _helper.Ahead | None, progress: bool) -> Iterator[Hit]:
+def _rest(scan: _Segments, ahead: _helper.Ahead | None, progress: bool) -> Runs:
     """The hits of all that was read: the block Ctrl-C cut, the blocks held, then the hits still
     waiting for lines."""
     scan.finish()
     if ahead is not None:
         yield from _held(scan, ahead, progress)
-    yield from scan.run.ready(final=True)
+    yield from _ready(scan, final=True)
+
+
+def _ready(scan: _Segments, final: bool = False) -> Runs:
+    hits = scan.run.ready(final)
+    if hits:
+        yield hits
 
 
 def _read_ahead(sc: Scanner, helper: bool, include_success: bool = False) -> _helper.Ahead | None:
@@ -866,7 +888,7 @@ def _read_ahead(sc: Scanner, helper: bool, include_success: bool = False) -> _he
     return _helper.Ahead(sc.prefilter, Premade(sc, include_success))
 
 
-def _ahead(scan: _Segments, ahead: _helper.Ahead, seg: Block | LongPiece | Pause, progress: bool) -> Iterator[Hit]:
+def _ahead(scan: _Segments, ahead: _helper.Ahead, seg: Block | LongPiece | Pause, progress: bool) -> Runs:
     """Take ``seg`` with blocks read ahead: into a slot, or (a log's first block, a long line's
     piece, a big block) after the blocks held; at a pause of the input, scan the blocks held."""
     if isinstance(seg, Block) and ahead.takes(seg.end):
@@ -881,24 +903,24 @@ def _ahead(scan: _Segments, ahead: _helper.Ahead, seg: Block | LongPiece | Pause
         yield from _piece(scan, seg)
 
 
-def _held(scan: _Segments, ahead: _helper.Ahead, progress: bool) -> Iterator[Hit]:
+def _held(scan: _Segments, ahead: _helper.Ahead, progress: bool) -> Runs:
     """The hits of every block ``ahead`` holds, in order."""
     while ahead.held():
         yield from _block(scan, *ahead.oldest(scan.skip()), progress)
 
 
 def _block(scan: _Segments, data: bytes, end: int, found: Prefiltered | None,
-           progress: bool) -> Iterator[Hit]:
+           progress: bool) -> Runs:
     scan.lines(data, end, found)
-    yield from scan.run.ready()
+    yield from _ready(scan)
     if progress:  # the lines read so far (scan_progress): a held failure's window may be whole
-        yield scan.run.line_no - 1  # type: ignore[misc]
+        yield scan.run.line_no - 1
 
 
-def _piece(scan: _Segments, seg: LongPiece) -> Iterator[Hit]:
+def _piece(scan: _Segments, seg: LongPiece) -> Runs:
     scan.piece(seg)
     if seg.final:
-        yield from scan.run.ready()
+        yield from _ready(scan)
 
 
 #: More characters than any context word has.
@@ -987,20 +1009,21 @@ class ReadAhead(NamedTuple):
 
 
 def scan_progress(stream: BinaryIO, registry: Registry, include_success: bool, watch: LineWatch | None,
-                  ahead: ReadAhead | None = None) -> Iterator[Hit | int]:
-    """:func:`scan_stream`'s hits and, after each block read, the number of lines read so far (an
-    ``int``): what lets a consumer that holds hits (the diagnosis) let them go as the stream goes."""
+                  ahead: ReadAhead | None = None) -> Runs:
+    """:func:`scan_stream`'s hits a run at a time and, after each block read, the number of lines
+    read so far (:data:`Runs`): what lets a consumer that holds hits (the diagnosis) let them go
+    as the stream goes."""
     sc = scanner(registry)
-    segments, helped = read_ahead(stream, sc, include_success, ahead or ReadAhead())
-    return _scan_segments(segments, sc, include_success, watch, True, helped)
+    segments, helped = read_ahead(stream, sc, include_success, ahead)
+    return _scanned(segments, _Segments(sc, include_success, watch), True, helped)
 
 
 def read_ahead(stream: BinaryIO, sc: Scanner, include_success: bool,
-               ahead: ReadAhead) -> tuple[Iterator[Block | LongPiece | Pause], _helper.Ahead | None]:
+               ahead: ReadAhead | None) -> tuple[Iterator[Block | LongPiece | Pause], _helper.Ahead | None]:
     """The segments of ``stream`` and, where a helper may prefilter them (:func:`_read_ahead`), the
-    blocks read ahead for it."""
-    helped = _read_ahead(sc, ahead.helper, include_success)
-    if helped is None:
+    blocks read ahead for it (``ahead`` None: no helper)."""
+    helped = _read_ahead(sc, ahead.helper, include_success) if ahead is not None else None
+    if ahead is None or helped is None:
         return iter_segments(stream), None
     idle = helped.idle(ahead.waits) if ahead.waits is not None else None
     return iter_segments(stream, swap=helped.swap, idle=idle), helped

@@ -55,6 +55,28 @@ def relay(items: Iterator[T], step: Callable[[T], Iterable[U]]) -> Iterator[U]:
         raise
 
 
+def flat(items: Iterator[list[T] | int]) -> Iterator[T | int]:
+    """The items of each list of ``items``, the counts between them as they come. Ctrl-C here, or thrown in
+    while an item is given, gives the rest of that list, then is told to ``items`` as
+    :func:`relay` tells it (a list's rest would be lost with the frame of a ``relay`` step)."""
+    rest: Iterator[T] = iter(())
+    try:
+        for item in items:
+            if isinstance(item, list):
+                rest = iter(item)
+                yield from rest  # (a list's iterator takes no throw: it stays where it was)
+            else:
+                yield item
+    except KeyboardInterrupt:
+        yield from rest
+        for item in after_interrupt(items):
+            if isinstance(item, list):
+                yield from item
+            else:
+                yield item
+        raise
+
+
 def after_interrupt(items: Iterator[T]) -> Iterator[T]:
     """What ``items``, a generator Ctrl-C did not stop, still gives once told of it (a scan: the
     hits of the lines it read; then it ends with the interrupt). Nothing from a generator that

@@ -24,7 +24,7 @@ from .events import Closed, Event, Failed, Found, GroupSpan, Opened
 from .evidence import Lines
 from .helper import cpus
 from .hit import Hit
-from .interrupt import relay
+from .interrupt import after_interrupt, relay
 from .prefilter import ANY
 from .report import Report
 from .timeline import ClueWatch, Times
@@ -130,52 +130,66 @@ def _found(name: str, stream: BinaryIO, opts: ScanOptions, registry: Registry, w
     yield from _batched(name, scan_progress(stream, registry, opts.include_success, watched, ahead))
 
 
-#: Most hits of one :class:`Found` without ``-C`` (memory: a 4 MiB block of code lines is 50,000).
+#: Most hits of one :class:`Found` (memory: a 4 MiB block of code lines is 50,000), but for a
+#: line's group with ``-C``, which is never cut.
 BATCH = 1024
 
 
-def _batched(name: str, items: Iterator[Hit | Group | int]) -> Iterator[Found | int]:
-    """The hits (``-C``: the lines' groups) between two counts of lines read (a block's) as one
-    :class:`Found`, then the count: every later layer takes an event at a time, and a flood of
-    code lines is a hit a line."""
+def _batched(name: str, items: Iterator[list[Hit] | list[Group] | int]) -> Iterator[Found | int]:
+    """The hits (``-C``: the lines' groups) between two counts of lines read (a block's) as
+    :class:`Found` events of at most :data:`BATCH` hits, then the count: every later layer takes
+    an event at a time, and a flood of code lines is a hit a line."""
     batch = _Batch(name)
-
-    def step(item: Hit | Group | int) -> tuple[Found | int, ...]:
-        # A tuple, not a generator: made for every hit.
-        if isinstance(item, int):
-            return (*batch.taken(), item)
-        batch.add(item)
-        return batch.taken() if len(batch.hits) >= BATCH else ()
-
     try:
-        yield from relay(items, step)
-    except KeyboardInterrupt:  # the hits the scan gave after Ctrl-C (relay gave them to step)
-        yield from batch.taken()
+        for item in items:
+            yield from batch.given(item)
+    except KeyboardInterrupt:  # the hits the scan gives after Ctrl-C, then those held
+        for item in after_interrupt(items):
+            yield from batch.given(item)
+        yield from batch.found(whole=True)
         raise
-    yield from batch.taken()
+    yield from batch.found(whole=True)
 
 
 class _Batch:
-    """The hits of one :class:`Found` being gathered, and with ``-C`` their lines' groups."""
+    """The hits of the :class:`Found` events being gathered, and with ``-C`` their lines' groups.
+    An event is cut off before it is given: Ctrl-C while it is taken loses none of the rest."""
 
     def __init__(self, name: str) -> None:
         self.name, self.hits = name, list[Hit]()
         self.groups: list[GroupSpan] = []
 
-    def add(self, item: Hit | Group) -> None:
-        if isinstance(item, Hit):
-            self.hits.append(item)
+    def given(self, item: list[Hit] | list[Group] | int) -> Iterator[Found | int]:
+        """The events ``item`` completes: a run of hits (groups) makes those of :data:`BATCH` hits;
+        a count of lines read, all, then the count."""
+        if isinstance(item, int):
+            yield from self.found(whole=True)
+            yield item
+            return
+        if isinstance(item[0], Hit):
+            self.hits += item
         else:
-            self.hits += item.hits
-            self.groups.append((item.before, len(item.hits), item.after))
+            for group in item:
+                self.hits += group.hits
+                self.groups.append((group.before, len(group.hits), group.after))
+        yield from self.found(whole=False)
 
-    def taken(self) -> tuple[Found, ...]:
-        """The hits gathered as one :class:`Found` (none if there are none); the next start afresh."""
-        if not self.hits:
-            return ()
-        found = Found(self.name, [], self.hits, [], (), tuple(self.groups))
-        self.hits, self.groups = [], []
-        return (found,)
+    def found(self, whole: bool) -> Iterator[Found]:
+        """Events of :data:`BATCH` hits while so many are held (``whole``: then the rest too)."""
+        while len(self.hits) >= BATCH or whole and self.hits:
+            yield self._cut()
+
+    def _cut(self) -> Found:
+        """The first :data:`BATCH` hits held (``-C``: their groups, the last one whole) as an event."""
+        n, spans = BATCH, tuple[GroupSpan, ...]()
+        if self.groups:
+            n = k = 0
+            while k < len(self.groups) and n < BATCH:
+                n += self.groups[k][1]
+                k += 1
+            spans, self.groups = tuple(self.groups[:k]), self.groups[k:]
+        hits, self.hits = self.hits[:n], self.hits[n:]
+        return Found(self.name, [], hits, [], (), spans)
 
 
 class Triaged(NamedTuple):

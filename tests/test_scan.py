@@ -455,3 +455,14 @@ def test_ctrl_c_thrown_in_between_two_hits_of_a_run_loses_none(api):
     first = [line_no(next(items)) for _ in range(3)]
     rest = [line_no(item) for item in after_interrupt(items)]
     assert first + rest == list(range(1, 100, 2))
+
+
+def test_a_flood_goes_up_in_runs_of_at_most_run_hits():
+    """The scanner gives its hits a run at a time, of at most :data:`~.engine.RUN` (a line waiting
+    for its neighbours aside): ``-C`` makes a run's groups at once, and a block's (50,000 lines of
+    codes) held 11 MB more on a flood."""
+    data = b"[ERROR] LinkLlmClusters failed, ret = 1343270921\n" * 5000
+    scan = engine.scanner().reading(False, None)
+    runs = [item for item in engine._scanned(reading.iter_segments(io.BytesIO(data)), scan, True, None)
+            if not isinstance(item, int)]
+    assert len(runs) > 1 and max(map(len, runs)) == engine.RUN and sum(map(len, runs)) == 5000

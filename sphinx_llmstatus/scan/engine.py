@@ -44,6 +44,9 @@ NEIGHBOURS = 3
 #: Characters of a long line kept for its excerpt: its start, and around the token.
 EXCERPT_HEAD = 200
 EXCERPT_AROUND = 200
+#: Hits of a run given to the layers above (:data:`Runs`), about (a line waiting for the lines
+#: after it gives its hits at once): what a run's ``-C`` groups hold is held for so many hits.
+RUN = 1024
 
 
 
@@ -406,13 +409,14 @@ class _Run:
                     item.after.extend(heads[: NEIGHBOURS - len(item.after)])
 
     def ready(self, final: bool = False) -> list[Hit]:
-        """Hits whose context is known, in order (all of them at the end of input), taken from
-        the queue with Ctrl-C held back: an interrupt loses none of them (they go up as one list)."""
+        """The first hits whose context is known (at the end of input, whatever it is), in order:
+        about :data:`RUN` of them, taken from the queue with Ctrl-C held back (an interrupt loses
+        none: they go up as one list)."""
         queue, out = self.queue, list[Hit]()
         if not queue:
             return out
         with held_back():
-            while queue:
+            while queue and len(out) < RUN:
                 item = queue[0]
                 if isinstance(item, _Pending):
                     if len(item.after) < NEIGHBOURS and not final:
@@ -875,8 +879,8 @@ def _rest(scan: _Segments, ahead: _helper.Ahead | None, progress: bool) -> Runs:
 
 
 def _ready(scan: _Segments, final: bool = False) -> Runs:
-    hits = scan.run.ready(final)
-    if hits:
+    """The hits whose context is known (all at the end), a run of about :data:`RUN` at a time."""
+    while hits := scan.run.ready(final):
         yield hits
 
 

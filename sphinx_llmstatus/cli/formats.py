@@ -163,8 +163,9 @@ class TextFormat(Format):
     def scan_groups(self, groups: Sequence[GroupSpan], hits: Sequence[Hit],
                     file: str | None) -> str:
         # The groups' lines joined once (a flood of code lines is a group a line).
-        file, parts = file or STDIN_LABEL, list[str]()
-        for before, line_hits, after in _split(groups, hits):
+        file, parts, at = file or STDIN_LABEL, list[str](), 0
+        for before, count, after in groups:
+            line_hits, at = hits[at:at + count], at + count
             own = self._own(line_hits, file)
             if own:
                 parts += self._with_context(before, own, line_hits[0].line_no, after, file)

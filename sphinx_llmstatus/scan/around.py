@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import deque
+from bisect import bisect_right
 from collections.abc import Iterator
 from typing import BinaryIO, NamedTuple, cast
 
@@ -58,7 +58,7 @@ class _Around:
         self.context = context
         self.lines: list[tuple[int, str]] = []  # numbered one after another
         self.read = 0  # lines read so far
-        self.open: deque[Group] = deque()  # in line order; the last may still take hits
+        self.open: list[Group] = []  # in line order; the last may still take hits
 
     def block(self, data: bytes, end: int) -> None:
         """Keep the lines of the block ``data[:end]``."""
@@ -109,15 +109,20 @@ class _Around:
 
     def _whole(self, line_no: int, kept: int) -> list[Group]:
         """The oldest groups whose lines are all read by line ``line_no``, leaving ``kept`` newest open."""
-        done = []
-        while len(self.open) > kept and self.open[0].hits[0].line_no + self.context <= line_no:
-            done.append(self.open.popleft())
+        groups = self.open  # (in line order: found by bisection, a run's groups are let go at once)
+        n = bisect_right(groups, line_no - self.context, hi=max(0, len(groups) - kept), key=_line_of)
+        done = groups[:n]
+        del groups[:n]
         return done
 
     def rest(self) -> list[Group]:
         """The groups still open at the end of the input."""
-        done, self.open = list(self.open), deque()
+        done, self.open = self.open, []
         return done
+
+
+def _line_of(group: Group) -> int:
+    return group.hits[0].line_no
 
 
 def scan_with_context(

@@ -44,8 +44,8 @@ NEIGHBOURS = 3
 #: Characters of a long line kept for its excerpt: its start, and around the token.
 EXCERPT_HEAD = 200
 EXCERPT_AROUND = 200
-#: Hits of a run given to the layers above (:data:`Runs`), about (a line waiting for the lines
-#: after it gives its hits at once): what a run's ``-C`` groups hold is held for so many hits.
+#: Hits in a run given to the layers above (:data:`Runs`) at most, but for a waiting line's (its
+#: hits come at once): ``-C`` holds a run's groups together.
 RUN = 1024
 
 

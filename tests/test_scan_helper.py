@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from sphinx_llmstatus.registry.packaged import default_registry
-from sphinx_llmstatus.scan import engine, helper, reading
+from sphinx_llmstatus.scan import engine, helper, premade, reading
 from sphinx_llmstatus.scan.events import Found
 from sphinx_llmstatus.scan.interrupt import held_back
 from sphinx_llmstatus.scan.pipeline import ScanOptions, events
@@ -381,10 +381,10 @@ def test_the_helper_decides_the_lines_of_a_shape_from_its_second_on(include_succ
     starts = sc.prefilter.starts_watched(data, len(data), sc.unwatched)[0]
     line_of = {s: data.count(b"\n", 0, s) for s in starts}
     assert sorted(line_of.values()) == list(range(9))
-    premade, here = engine.Premade(sc, include_success), engine._Segments(sc, include_success, None)
+    decide, here = premade.Premade(sc, include_success), engine._Segments(sc, include_success, None)
     answers = []
     for _ in range(2):
-        picks, sent = premade(data, len(data), starts, data.count(b"\n"))
+        picks, sent = decide(data, len(data), starts, data.count(b"\n"))
         here._take(picks, sent)
         answers.append(({line_of[s]: p for s, p in picks.items()}, sent is not None))
     success = 1 if include_success else engine.NOTHING
@@ -422,25 +422,25 @@ def test_the_helper_stops_deciding_a_block_whose_lines_never_repeat(monkeypatch)
     """Sending a shape's hits costs more than deciding its line here: a line whose shape never comes
     again is left, and once a block left LEFT lines (and more than it decided) the rest are too; a
     block of few candidate lines is left whole."""
-    lines = [b"[ERROR] GE(1,python): request %d failed, ret = 5010b002" % n for n in range(3 * engine.LEFT)]
+    lines = [b"[ERROR] GE(1,python): request %d failed, ret = 5010b002" % n for n in range(3 * premade.LEFT)]
     data = b"\n".join(lines) + b"\n"
     sc = engine.scanner(default_registry())
-    premade, calls = engine.Premade(sc, False), []
-    real = engine.Premade._pick
-    monkeypatch.setattr(engine.Premade, "_pick", lambda self, *args: calls.append(1) or real(self, *args))
+    decide, calls = premade.Premade(sc, False), []
+    real = premade.Premade._pick
+    monkeypatch.setattr(premade.Premade, "_pick", lambda self, *args: calls.append(1) or real(self, *args))
     starts = sc.prefilter.starts_watched(data, len(data), sc.unwatched)[0]
     assert len(starts) == len(lines)
-    assert premade(data, len(data), starts, len(lines)) == ({}, None) and len(calls) == engine.LEFT + 1
+    assert decide(data, len(data), starts, len(lines)) == ({}, None) and len(calls) == premade.LEFT + 1
     # Among quiet lines (fewer than one candidate line in SPARSE) the helper decides none: this
     # process has time for them, the helper has a block to prefilter.
     calls.clear()
-    assert premade(data, len(data), starts, len(lines) * engine.SPARSE + 1) is None and not calls
+    assert decide(data, len(data), starts, len(lines) * premade.SPARSE + 1) is None and not calls
     # The shapes seen once are held at most PREMADE, and a block's own, however many blocks come.
-    monkeypatch.setattr(engine, "PREMADE", 100)
+    monkeypatch.setattr(premade, "PREMADE", 100)
     for n in range(20):
         block = b"".join(b"[ERROR] GE(1,python): request %d-%d failed, ret = 5010b002\n" % (n, i) for i in range(300))
-        premade(block, len(block), sc.prefilter.starts_watched(block, len(block), sc.unwatched)[0], 300)
-        assert len(premade._seen) <= 100 + engine.LEFT + 1
+        decide(block, len(block), sc.prefilter.starts_watched(block, len(block), sc.unwatched)[0], 300)
+        assert len(decide._seen) <= 100 + premade.LEFT + 1
 
 
 def _loop() -> list[bytes]:

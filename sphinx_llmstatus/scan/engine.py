@@ -37,7 +37,7 @@ from .interrupt import flat, held_back
 from .prefilter import Prefiltered
 from .reading import READ_SIZE, Block, LongPiece, Pause, iter_segments, line_counts
 from .rules import Matcher, Token
-from .wire import Unpacker, pack_hits
+from .wire import Unpacker
 
 #: Lines looked at on each side of a shared number for LLM DataDist context.
 NEIGHBOURS = 3
@@ -499,7 +499,7 @@ AT_ONCE = 256
 class _Block:
     """A block being read: its bytes, the candidate lines still to read, its line counts, the
     heads of the lines before it, the number of its first line, and the lines the helper decided
-    (line start -> :class:`Premade`'s index of the hits they make, or :data:`NOTHING`)."""
+    (line start -> :class:`~.premade.Premade`'s index of the hits they make, or :data:`NOTHING`)."""
 
     __slots__ = ("data", "end", "todo", "counts", "tail", "first", "picks")
 
@@ -549,7 +549,7 @@ class _Segments:
         self.finish()
 
     def _take(self, picks: dict[int, int], sent: bytes | None) -> dict[int, int]:
-        """A block's lines the helper decided (:class:`Premade`), the hits of the shapes it sent first kept."""
+        """A block's lines the helper decided (:class:`~.premade.Premade`), the hits of the shapes it sent first kept."""
         if sent is not None:
             import pickle
 
@@ -647,7 +647,7 @@ class _Segments:
         run.add(ln, before, after, complete=False)
 
     def _picked(self, data: bytes, end: int, s: int, literals: list[int] | None, pick: int) -> None:
-        """Read the line at ``s``, which the helper decided (:class:`Premade`): its hits are those of
+        """Read the line at ``s``, which the helper decided (:class:`~.premade.Premade`): its hits are those of
         the shape ``pick``, on this line (none: :data:`NOTHING`); give it to the watch for its ``literals``."""
         if pick == NOTHING and not literals:
             return
@@ -710,88 +710,8 @@ class _Segments:
             self.long_ln = None
 
 
-#: In :class:`Premade`'s answers: a line found to hold no code nor symptom.
+#: In the helper's answers (:class:`~.premade.Premade`): a line found to hold no code nor symptom.
 NOTHING = -1
-#: Shapes whose hits the helper sends or holds at most (then it starts over, from the next block), and lines
-#: a block may leave to this process (and more than it decided) before the helper stops deciding
-#: the block's lines (a log whose code lines never repeat gains nothing from it: each is decided here).
-PREMADE = 4096
-LEFT = 256
-#: A block's lines per candidate line at most for the helper to decide them: where candidates are
-#: fewer, this process has time for them, and the helper, which prefilters every block, has not.
-SPARSE = 32
-
-
-class Premade:
-    """The helper's half of a scan's work on the lines (:mod:`.helper`: ``decide``): of each block it
-    prefilters, the candidate lines a shape decides alone (:class:`_Shape`), decided as here.
-
-    On a flood of code lines this process spends most of its time finding each line's shape (its
-    bytes, its time's place and key); the helper, which only prefilters, has time for it. Its
-    answer names per such line the hits its shape makes (their fields but the line's number and
-    text, which a shape's lines all share: an index, the hits sent once, from the second line of
-    the shape on) or :data:`NOTHING`, and this process makes the line's hits from its number and
-    text (:meth:`_Segments._picked`). The lines it leaves (a shared number whose context is in
-    the lines around, a line longer than :data:`SHAPE_BYTES`, a shape's first line, a block's
-    lines once it left more than :data:`LEFT` and than it decided) are decided here as before:
-    either way the hits are those of each line decided alone."""
-
-    def __init__(self, sc: Scanner, include_success: bool) -> None:
-        self._scan = _Segments(sc, include_success, None)
-        #: id(hits of a shape) -> the hits (kept: the id stays theirs) and their index (None: seen once)
-        self._seen: dict[int, tuple[list[tuple], int | None]] = {}
-        self._sent = 0
-
-    def __call__(self, data: bytes, end: int, starts: list[int], lines: int) -> tuple[dict[int, int], bytes | None] | None:
-        """The lines of ``data[:end]`` (``lines`` line breaks) at ``starts`` decided (line start ->
-        index or :data:`NOTHING`), and the hits of the shapes sent from this block on (``(index,
-        packed hits)``, pickled); None for a block with fewer than one candidate line in :data:`SPARSE`."""
-        if len(starts) * SPARSE < lines:
-            return None
-        # Shapes seen once are held too: a log whose lines never repeat must not grow them for ever.
-        if self._sent >= PREMADE or len(self._seen) >= PREMADE:  # (this process overwrites the indexes)
-            self._seen.clear()
-            self._sent = 0
-        picks: dict[int, int] = {}
-        new: list[tuple[int, list[Hit]]] = []
-        left = 0
-        for s in starts:
-            pick = self._pick(data, end, s, new)
-            if pick is None:
-                left += 1
-                if left > max(LEFT, len(picks)) or self._sent >= PREMADE:
-                    break
-            else:
-                picks[s] = pick
-        return picks, _pickled(new) if new else None
-
-    def _pick(self, data: bytes, end: int, s: int, new: list[tuple[int, list[Hit]]]) -> int | None:
-        raw = _line_at(data, s, end)[0]
-        if len(raw) > SHAPE_BYTES:
-            return None
-        shape, text = self._scan._shape(raw)
-        if not (shape.tokens or shape.symptoms):
-            return NOTHING
-        if not shape.alone:
-            return None
-        made = shape.made.get(shape.decided)
-        if made is None:  # as _Run._hits makes them
-            ln = _Line(0, raw[:CONTEXT_SPAN], shape.pre, text)
-            ln.tokens, ln.symptoms, ln.shape = shape.tokens, shape.symptoms, shape
-            self._scan.run._hits(ln, shape.decided)
-            made = shape.made[shape.decided]
-        made, index = self._seen.get(id(made), (made, None))
-        if index is None and id(made) in self._seen:  # its second line: send its hits
-            index, self._sent = self._sent, self._sent + 1
-            new.append((index, [Hit(0, "", *fields) for fields in made]))
-        self._seen[id(made)] = (made, index)
-        return index
-
-
-def _pickled(new: list[tuple[int, list[Hit]]]) -> bytes:
-    import pickle
-
-    return pickle.dumps([(index, pack_hits(hits)) for index, hits in new], pickle.HIGHEST_PROTOCOL)
 
 
 def _remember(shapes: dict[bytes, _Shape], key: bytes, shape: _Shape) -> None:
@@ -889,6 +809,8 @@ def _read_ahead(sc: Scanner, helper: bool, include_success: bool = False) -> _he
     Hyperscan (the literal search would look for every watched literal in the helper), 2 CPUs."""
     if not (helper and sc.engine == "hyperscan" and _helper.usable()):
         return None
+    from .premade import Premade  # (its module needs this one's: imported when a helper runs)
+
     return _helper.Ahead(sc.prefilter, Premade(sc, include_success))
 
 

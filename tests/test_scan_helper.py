@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from sphinx_llmstatus.registry.packaged import default_registry
-from sphinx_llmstatus.scan import engine, helper, premade, reading
+from sphinx_llmstatus.scan import engine, helper, readahead, reading
 from sphinx_llmstatus.scan.events import Found
 from sphinx_llmstatus.scan.interrupt import held_back
 from sphinx_llmstatus.scan.pipeline import ScanOptions, events
@@ -53,7 +53,7 @@ def _log(seed: int = 5) -> bytes:
 
 def _hits(data: bytes, use_helper: bool, on_add=None) -> list[tuple]:
     sc = engine.scanner(default_registry())
-    ahead = engine._read_ahead(sc, use_helper)
+    ahead = readahead._read_ahead(sc, use_helper)
     segments = reading.iter_segments(io.BytesIO(data), READ, ahead.swap if ahead is not None else None)
     out = []
     for hit in engine._scan_segments(segments, sc, False, None, True, ahead):
@@ -306,7 +306,7 @@ def test_ctrl_c_anywhere_gives_the_hits_of_what_was_read_numbered_right(small_bl
 
     monkeypatch.setattr(target, name, hooked)
     sc = engine.scanner(default_registry())
-    ahead = engine._read_ahead(sc, True)
+    ahead = readahead._read_ahead(sc, True)
     segments = reading.iter_segments(io.BytesIO(data), READ, ahead.swap if ahead is not None else None)
     got = []
     with pytest.raises(KeyboardInterrupt):
@@ -322,7 +322,7 @@ def test_the_helper_leaves_no_signal_held_back(small_blocks):
     """The helper is forked with SIGINT and SIGTERM held back (:func:`~.interrupt.held_back`); it
     ignores SIGINT and must still end on SIGTERM (a held SIGTERM would be never delivered)."""
     sc = engine.scanner(default_registry())
-    ahead = engine._read_ahead(sc, True)
+    ahead = readahead._read_ahead(sc, True)
     segments = reading.iter_segments(io.BytesIO(_log(8)), READ, ahead.swap if ahead is not None else None)
     masks = []
     for _ in engine._scan_segments(segments, sc, False, None, True, ahead):
@@ -381,7 +381,7 @@ def test_the_helper_decides_the_lines_of_a_shape_from_its_second_on(include_succ
     starts = sc.prefilter.starts_watched(data, len(data), sc.unwatched)[0]
     line_of = {s: data.count(b"\n", 0, s) for s in starts}
     assert sorted(line_of.values()) == list(range(9))
-    decide, here = premade.Premade(sc, include_success), engine._Segments(sc, include_success, None)
+    decide, here = readahead.Premade(sc, include_success), engine._Segments(sc, include_success, None)
     answers = []
     for _ in range(2):
         picks, sent = decide(data, len(data), starts, data.count(b"\n"))
@@ -422,25 +422,25 @@ def test_the_helper_stops_deciding_a_block_whose_lines_never_repeat(monkeypatch)
     """Sending a shape's hits costs more than deciding its line here: a line whose shape never comes
     again is left, and once a block left LEFT lines (and more than it decided) the rest are too; a
     block of few candidate lines is left whole."""
-    lines = [b"[ERROR] GE(1,python): request %d failed, ret = 5010b002" % n for n in range(3 * premade.LEFT)]
+    lines = [b"[ERROR] GE(1,python): request %d failed, ret = 5010b002" % n for n in range(3 * readahead.LEFT)]
     data = b"\n".join(lines) + b"\n"
     sc = engine.scanner(default_registry())
-    decide, calls = premade.Premade(sc, False), []
-    real = premade.Premade._pick
-    monkeypatch.setattr(premade.Premade, "_pick", lambda self, *args: calls.append(1) or real(self, *args))
+    decide, calls = readahead.Premade(sc, False), []
+    real = readahead.Premade._pick
+    monkeypatch.setattr(readahead.Premade, "_pick", lambda self, *args: calls.append(1) or real(self, *args))
     starts = sc.prefilter.starts_watched(data, len(data), sc.unwatched)[0]
     assert len(starts) == len(lines)
-    assert decide(data, len(data), starts, len(lines)) == ({}, None) and len(calls) == premade.LEFT + 1
+    assert decide(data, len(data), starts, len(lines)) == ({}, None) and len(calls) == readahead.LEFT + 1
     # Among quiet lines (fewer than one candidate line in SPARSE) the helper decides none: this
     # process has time for them, the helper has a block to prefilter.
     calls.clear()
-    assert decide(data, len(data), starts, len(lines) * premade.SPARSE + 1) is None and not calls
+    assert decide(data, len(data), starts, len(lines) * readahead.SPARSE + 1) is None and not calls
     # The shapes seen once are held at most PREMADE, and a block's own, however many blocks come.
-    monkeypatch.setattr(premade, "PREMADE", 100)
+    monkeypatch.setattr(readahead, "PREMADE", 100)
     for n in range(20):
         block = b"".join(b"[ERROR] GE(1,python): request %d-%d failed, ret = 5010b002\n" % (n, i) for i in range(300))
         decide(block, len(block), sc.prefilter.starts_watched(block, len(block), sc.unwatched)[0], 300)
-        assert len(decide._seen) <= 100 + premade.LEFT + 1
+        assert len(decide._seen) <= 100 + readahead.LEFT + 1
 
 
 def _loop() -> list[bytes]:
@@ -451,7 +451,7 @@ def _loop() -> list[bytes]:
 
 
 def _all_hits(sc, data: bytes, use_helper: bool) -> list:
-    ahead = engine._read_ahead(sc, use_helper)
+    ahead = readahead._read_ahead(sc, use_helper)
     segments = reading.iter_segments(io.BytesIO(data), READ, ahead.swap if ahead is not None else None)
     return [h for h in engine._scan_segments(segments, sc, False, None, True, ahead) if not isinstance(h, int)]
 
@@ -463,11 +463,11 @@ def test_the_groups_of_lines_are_the_same_with_a_helper(small_blocks, monkeypatc
     helper only prefilters (a mixed log) or decides the lines too (a retry loop's)."""
     from sphinx_llmstatus.scan.around import context_groups
 
-    monkeypatch.setattr(engine, "iter_segments", lambda stream, **kw: reading.iter_segments(stream, READ, **kw))
+    monkeypatch.setattr(readahead, "iter_segments", lambda stream, **kw: reading.iter_segments(stream, READ, **kw))
     data = _log(8) if log == "mixed" else b"\n".join(_loop()) + b"\n"
     sc, got = engine.scanner(default_registry()), {}
     for use_helper in (False, True):
-        groups = context_groups(io.BytesIO(data), 2, sc.reading(False, None), True, engine.ReadAhead(use_helper))
+        groups = context_groups(io.BytesIO(data), 2, sc.reading(False, None), True, readahead.ReadAhead(use_helper))
         # (The counts of lines read between them follow the blocks read, which a reader that
         # reads into the helper's slots may cut elsewhere.)
         got[use_helper] = [(g.before, [h.line_no for h in g.hits], g.after)

@@ -7,9 +7,10 @@ from collections.abc import Iterator
 from typing import BinaryIO, NamedTuple, cast
 
 from ..registry.model import Registry
-from .engine import EXCERPT_HEAD, NEIGHBOURS, LineWatch, ReadAhead, _scanned, _Segments, read_ahead, scanner
+from .engine import EXCERPT_HEAD, NEIGHBOURS, LineWatch, _scanned, _Segments, scanner
 from .hit import Hit
 from .interrupt import flat, relay
+from .readahead import ReadAhead, read_ahead
 
 
 class Group(NamedTuple):
@@ -143,7 +144,7 @@ def scan_with_context(
     object, a table row); a display that prints groups in order skips the
     lines it already printed, as ``grep -C`` does. With ``progress``, the
     number of lines read so far comes between groups too (an ``int``, as
-    :func:`~.engine.scan_progress` gives it). The hits are those of
+    :func:`~.readahead.scan_progress` gives it). The hits are those of
     :func:`~.engine.scan_stream`; every line is also split out here to show
     the context, so this is slower. Memory: the :func:`~.engine.scan_stream`
     bound plus ``context`` lines (long lines are kept as their first
@@ -157,7 +158,7 @@ def context_groups(stream: BinaryIO, context: int, scan: _Segments, progress: bo
                    ahead: ReadAhead | None = None) -> Iterator[list[Group] | int]:
     """:func:`scan_with_context`'s groups a run at a time (lists, never empty), the lines read by
     ``scan`` (:meth:`~.engine.Scanner.reading`); ``ahead``: whether a helper process may prefilter
-    the blocks (:class:`~.engine.ReadAhead`)."""
+    the blocks (:class:`~.readahead.ReadAhead`)."""
     segments, helped = read_ahead(stream, scan.sc, scan.include_success, ahead)
     around = _Around(context)
     scan.kept = around

@@ -23,7 +23,7 @@ from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable, Container, Iterable, Iterator
 from itertools import chain, islice
-from typing import BinaryIO, NamedTuple, Protocol, cast
+from typing import BinaryIO, Protocol, cast
 
 from ..registry.layout import family_error_number
 from ..registry.model import LLM_DATADIST, Registry, StatusCode
@@ -499,7 +499,7 @@ AT_ONCE = 256
 class _Block:
     """A block being read: its bytes, the candidate lines still to read, its line counts, the
     heads of the lines before it, the number of its first line, and the lines the helper decided
-    (line start -> :class:`~.premade.Premade`'s index of the hits they make, or :data:`NOTHING`)."""
+    (line start -> :class:`~.readahead.Premade`'s index of the hits they make, or :data:`NOTHING`)."""
 
     __slots__ = ("data", "end", "todo", "counts", "tail", "first", "picks")
 
@@ -549,7 +549,7 @@ class _Segments:
         self.finish()
 
     def _take(self, picks: dict[int, int], sent: bytes | None) -> dict[int, int]:
-        """A block's lines the helper decided (:class:`~.premade.Premade`), the hits of the shapes it sent first kept."""
+        """A block's lines the helper decided (:class:`~.readahead.Premade`), the hits of the shapes it sent first kept."""
         if sent is not None:
             import pickle
 
@@ -647,7 +647,7 @@ class _Segments:
         run.add(ln, before, after, complete=False)
 
     def _picked(self, data: bytes, end: int, s: int, literals: list[int] | None, pick: int) -> None:
-        """Read the line at ``s``, which the helper decided (:class:`~.premade.Premade`): its hits are those of
+        """Read the line at ``s``, which the helper decided (:class:`~.readahead.Premade`): its hits are those of
         the shape ``pick``, on this line (none: :data:`NOTHING`); give it to the watch for its ``literals``."""
         if pick == NOTHING and not literals:
             return
@@ -710,7 +710,7 @@ class _Segments:
             self.long_ln = None
 
 
-#: In the helper's answers (:class:`~.premade.Premade`): a line found to hold no code nor symptom.
+#: In the helper's answers (:class:`~.readahead.Premade`): a line found to hold no code nor symptom.
 NOTHING = -1
 
 
@@ -755,7 +755,7 @@ def _scan_segments(segments: Iterable[Block | LongPiece | Pause], sc: Scanner, i
                    ahead: _helper.Ahead | None = None) -> Iterator[Hit]:
     """The hits of ``segments`` (:func:`~.reading.iter_segments`), in order; with ``progress``,
     after each run of lines, the number of lines read so far (an ``int``); with ``ahead``, blocks
-    are read ahead and prefiltered by a second process too (:func:`_read_ahead`)."""
+    are read ahead and prefiltered by a second process too (:func:`~.readahead.read_ahead`)."""
     # (with progress, the ints between the hits too: its callers, tests, tell them apart)
     return cast("Iterator[Hit]", flat(_scanned(segments, _Segments(sc, include_success, watch), progress, ahead)))
 
@@ -802,16 +802,6 @@ def _ready(scan: _Segments, final: bool = False) -> Runs:
     """The hits whose context is known (all at the end), a run of about :data:`RUN` at a time."""
     while hits := scan.run.ready(final):
         yield hits
-
-
-def _read_ahead(sc: Scanner, helper: bool, include_success: bool = False) -> _helper.Ahead | None:
-    """Blocks read ahead for a helper process (:mod:`.helper`), where one may run: ``helper`` asked,
-    Hyperscan (the literal search would look for every watched literal in the helper), 2 CPUs."""
-    if not (helper and sc.engine == "hyperscan" and _helper.usable()):
-        return None
-    from .premade import Premade  # (its module needs this one's: imported when a helper runs)
-
-    return _helper.Ahead(sc.prefilter, Premade(sc, include_success))
 
 
 def _ahead(scan: _Segments, ahead: _helper.Ahead, seg: Block | LongPiece | Pause, progress: bool) -> Runs:
@@ -923,36 +913,6 @@ def scan_stream(
     evidence: :class:`LineWatch`), in the same pass.
     """
     return _scan_segments(iter_segments(stream), scanner(registry, engine), include_success, watch)
-
-
-class ReadAhead(NamedTuple):
-    """Whether a scan may read ahead for a helper process that prefilters its blocks (:mod:`.helper`:
-    the command's choice; a library caller, a notebook, never forks), and for a pipe, whether
-    input comes within so many milliseconds (blocks are held for the helper only while it does)."""
-
-    helper: bool = False
-    waits: Callable[[int], bool] | None = None
-
-
-def scan_progress(stream: BinaryIO, registry: Registry, include_success: bool, watch: LineWatch | None,
-                  ahead: ReadAhead | None = None) -> Runs:
-    """:func:`scan_stream`'s hits a run at a time and, after each block read, the number of lines
-    read so far (:data:`Runs`): what lets a consumer that holds hits (the diagnosis) let them go
-    as the stream goes."""
-    sc = scanner(registry)
-    segments, helped = read_ahead(stream, sc, include_success, ahead)
-    return _scanned(segments, _Segments(sc, include_success, watch), True, helped)
-
-
-def read_ahead(stream: BinaryIO, sc: Scanner, include_success: bool,
-               ahead: ReadAhead | None) -> tuple[Iterator[Block | LongPiece | Pause], _helper.Ahead | None]:
-    """The segments of ``stream`` and, where a helper may prefilter them (:func:`_read_ahead`), the
-    blocks read ahead for it (``ahead`` None: no helper)."""
-    helped = _read_ahead(sc, ahead.helper, include_success) if ahead is not None else None
-    if ahead is None or helped is None:
-        return iter_segments(stream), None
-    idle = helped.idle(ahead.waits) if ahead.waits is not None else None
-    return iter_segments(stream, swap=helped.swap, idle=idle), helped
 
 
 def scan_text(

@@ -16,7 +16,7 @@ every watched literal, which the engine narrows line by line as it always does, 
 the same whichever process prefiltered a block, the line breaks before each line it gives
 (:func:`~.reading.line_counts`: on a quiet log, counting them is most of this process's work),
 and what ``decide`` makes of the block's candidate lines (the scan's: which lines a shape decides
-alone and the hits it makes, :class:`~.premade.Premade`: on a flood of code lines, finding each
+alone and the hits it makes, :class:`~.readahead.Premade`: on a flood of code lines, finding each
 line's shape is most of this process's work).
 The helper ignores Ctrl-C and ends when this process closes its pipe, exits or stops it; if it
 dies, this process prefilters the rest itself.
@@ -56,7 +56,7 @@ if TYPE_CHECKING:
         def starts_watched(self, data: bytes, end: int, skip: Container[int] = ...) -> tuple[list[int], Watched]:
             ...
 
-    #: What the helper also does with each block it prefilters (:class:`~.premade.Premade`): given the
+    #: What the helper also does with each block it prefilters (:class:`~.readahead.Premade`): given the
     #: block, its length, the line starts found and its line breaks, an answer that marshal can carry.
     Decide = Callable[[bytes, int, list[int], int], tuple[dict[int, int], bytes | None] | None]
 

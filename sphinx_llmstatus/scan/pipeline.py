@@ -19,13 +19,14 @@ from ..registry.model import Registry
 from .around import Group, context_groups
 from .bundles import inputs
 from .diagnosis import Diagnoser
-from .engine import LineWatch, ReadAhead, scan_progress, scanner
+from .engine import LineWatch, scanner
 from .events import Closed, Event, Failed, Found, GroupSpan, Opened
 from .evidence import Lines
 from .helper import cpus
 from .hit import Hit
 from .interrupt import after_interrupt, relay
 from .prefilter import ANY
+from .readahead import ReadAhead, scan_progress
 from .report import Report
 from .timeline import ClueWatch, Times
 

@@ -43,7 +43,7 @@ class Prefiltered(NamedTuple):
     """What the prefilter found in a block: what ``starts_watched`` gives and, when the helper
     process gave it (:mod:`.helper`), the line breaks before each of those lines and before the
     block's end (:func:`~.reading.line_counts`), so this process does not count them again, and
-    the lines it decided by their shape (:class:`~.premade.Premade`)."""
+    the lines it decided by their shape (:class:`~.readahead.Premade`)."""
 
     starts: list[int]
     watched: Watched

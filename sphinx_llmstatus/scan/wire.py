@@ -1,7 +1,7 @@
 """Hits across a process boundary: registry records travel as their keys, not as copies.
 
 A ``-j N`` worker returns its events to the command through a pipe, and the scan's
-helper process (:mod:`.helper`) the hits a shape of line makes (:class:`~.premade.Premade`).
+helper process (:mod:`.helper`) the hits a shape of line makes (:class:`~.readahead.Premade`).
 A :class:`~.hit.Hit` holds registry records (its code, the other layer's code,
 the symptom); pickled as they are they would be copied per batch and lose
 their identity. :func:`pack` replaces each with its key, :class:`Unpacker` looks

@@ -1,17 +1,63 @@
-"""The helper's half of a scan's work on the lines: the candidate lines a shape decides alone.
+"""A scan with a helper process: the blocks read ahead for it, and its half of the work on the lines.
 
-The helper process (:mod:`.helper`) prefilters the blocks the command reads ahead; where a block's
-candidate lines are many, it also finds their shapes as the command's scanner would
-(:mod:`.engine`) and answers per line the hits its shape makes, sent once per shape
-(:mod:`.wire`). The command makes each such line's hits from its number and text.
+The helper process (:mod:`.helper`) prefilters the blocks the command reads ahead
+(:func:`read_ahead`, where one may run); where a block's candidate lines are many, it also
+finds their shapes as the command's scanner would (:mod:`.engine`) and answers per line the
+hits its shape makes, sent once per shape (:mod:`.wire`): :class:`Premade`. The command makes
+each such line's hits from its number and text.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from typing import BinaryIO, NamedTuple
+
+from ..registry.model import Registry
+from . import helper as _helper
 from .context import CONTEXT_SPAN
-from .engine import NOTHING, SHAPE_BYTES, Scanner, _Line, _line_at, _Segments
+from .engine import NOTHING, SHAPE_BYTES, LineWatch, Runs, Scanner, _Line, _line_at, _scanned, _Segments, scanner
 from .hit import Hit
+from .reading import Block, LongPiece, Pause, iter_segments
 from .wire import pack_hits
+
+
+class ReadAhead(NamedTuple):
+    """Whether a scan may read ahead for a helper process that prefilters its blocks (:mod:`.helper`:
+    the command's choice; a library caller, a notebook, never forks), and for a pipe, whether
+    input comes within so many milliseconds (blocks are held for the helper only while it does)."""
+
+    helper: bool = False
+    waits: Callable[[int], bool] | None = None
+
+
+def scan_progress(stream: BinaryIO, registry: Registry, include_success: bool, watch: LineWatch | None,
+                  ahead: ReadAhead | None = None) -> Runs:
+    """:func:`~.engine.scan_stream`'s hits a run at a time and, after each block read, the number of
+    lines read so far (:data:`~.engine.Runs`): what lets a consumer that holds hits (the diagnosis) let them go
+    as the stream goes."""
+    sc = scanner(registry)
+    segments, helped = read_ahead(stream, sc, include_success, ahead)
+    return _scanned(segments, _Segments(sc, include_success, watch), True, helped)
+
+
+def read_ahead(stream: BinaryIO, sc: Scanner, include_success: bool,
+               ahead: ReadAhead | None) -> tuple[Iterator[Block | LongPiece | Pause], _helper.Ahead | None]:
+    """The segments of ``stream`` and, where a helper may prefilter them (:func:`_read_ahead`), the
+    blocks read ahead for it (``ahead`` None: no helper)."""
+    helped = _read_ahead(sc, ahead.helper, include_success) if ahead is not None else None
+    if ahead is None or helped is None:
+        return iter_segments(stream), None
+    idle = helped.idle(ahead.waits) if ahead.waits is not None else None
+    return iter_segments(stream, swap=helped.swap, idle=idle), helped
+
+
+def _read_ahead(sc: Scanner, helper: bool, include_success: bool = False) -> _helper.Ahead | None:
+    """Blocks read ahead for a helper process (:mod:`.helper`), where one may run: ``helper`` asked,
+    Hyperscan (the literal search would look for every watched literal in the helper), 2 CPUs."""
+    if not (helper and sc.engine == "hyperscan" and _helper.usable()):
+        return None
+    return _helper.Ahead(sc.prefilter, Premade(sc, include_success))
+
 
 #: Shapes whose hits the helper sends or holds at most (then it starts over, from the next block), and lines
 #: a block may leave to the command (and more than it decided) before the helper stops deciding

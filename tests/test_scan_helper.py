@@ -474,3 +474,35 @@ def test_the_groups_of_lines_are_the_same_with_a_helper(small_blocks, monkeypatc
                            for run in groups if not isinstance(run, int) for g in run]
     assert len(small_blocks) == 1 and len(got[False]) > 500
     assert got[True] == got[False]
+
+
+def test_ctrl_c_with_context_keeps_each_group_s_own_lines(small_blocks, monkeypatch):
+    """``-C`` and Ctrl-C while a block is read, blocks held for the helper: the cut block's hits
+    go up before the held blocks are kept, so each group's lines are the ones around its own.
+    They were not: the held blocks' reading let the cut block's lines go first, and its groups
+    took lines tens of thousands away (a tester's ``--json -C 2`` wrote 25 GB)."""
+    from sphinx_llmstatus.scan.around import context_groups
+
+    monkeypatch.setattr(readahead, "iter_segments", lambda stream, **kw: reading.iter_segments(stream, READ, **kw))
+    data = b"\n".join(_loop()) + b"\n"
+    real, calls = engine._Segments._picked, []
+
+    def hooked(*args):
+        if small_blocks:  # once the helper runs and blocks are held for it
+            calls.append(1)
+            if len(calls) == 300:
+                os.kill(os.getpid(), signal.SIGINT)
+        return real(*args)
+
+    monkeypatch.setattr(engine._Segments, "_picked", hooked)
+    sc = engine.scanner(default_registry())
+    groups = []
+    with pytest.raises(KeyboardInterrupt):
+        for run in context_groups(io.BytesIO(data), 2, sc.reading(False, None), True, readahead.ReadAhead(True)):
+            if not isinstance(run, int):
+                groups += run
+    assert len(calls) >= 300 and small_blocks and groups
+    for g in groups:
+        n = g.hits[0].line_no
+        assert [m for m, _ in g.before] == list(range(max(1, n - 2), n))
+        assert [m for m, _ in g.after] == list(range(n + 1, n + 1 + len(g.after))) and len(g.after) <= 2

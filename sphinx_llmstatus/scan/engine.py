@@ -791,9 +791,11 @@ def _scanned(segments: Iterable[Block | LongPiece | Pause], scan: _Segments, pro
 
 def _rest(scan: _Segments, ahead: _helper.Ahead | None, progress: bool) -> Runs:
     """The hits of all that was read: the block Ctrl-C cut, the blocks held, then the hits still
-    waiting for lines."""
+    waiting for lines. The cut block's go up before a held block is read, as after any block:
+    reading a block lets go the lines kept for the groups of the hits before it (``-C``)."""
     scan.finish()
     if ahead is not None:
+        yield from _ready(scan)
         yield from _held(scan, ahead, progress)
     yield from _ready(scan, final=True)
 

@@ -81,17 +81,23 @@ class Pieces:
 
     def write(self, text: str) -> None:
         """Write ``text`` after what is left of the last."""
+        self.keep(text)
+        self.flush()
+
+    def keep(self, text: str) -> None:
+        """Take ``text`` to write after what is left, writing nothing yet (what is taken with
+        Ctrl-C held back never waits for the reader: :meth:`flush` writes it)."""
         if self._fd is None:
             write(self._stream, text)
             return
         self._rest += text.encode(self._stream.encoding, self._stream.errors or "strict")
-        self._stream.flush()  # what went through the stream before goes first
-        self.flush()
 
     def flush(self) -> None:
         """Write what is left."""
         from ..scan.interrupt import held_back
 
+        if self._rest:
+            self._stream.flush()  # what went through the stream before goes first
         while self._rest:
             if self._ready is not None:
                 self._ready.poll()  # Ctrl-C while the reader reads nothing: the rest stays

@@ -18,12 +18,12 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import replace
 
 from ..registry.model import Registry
 from ..scan.events import Closed, Event, Failed, Opened
-from ..scan.interrupt import after_interrupt, held_back
+from ..scan.interrupt import after_interrupt, held_back, relay
 from ..scan.pipeline import ScanOptions
 from ..scan.report import Place, Report
 from ..scan.sources import is_regular, walk
@@ -33,7 +33,7 @@ from .output import Pieces, error, shown_path, write
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Sequence
 
     from ..scan.events import Found
     from ..scan.hit import Hit
@@ -45,6 +45,8 @@ if TYPE_CHECKING:
 EXIT_INTERRUPTED = 130
 #: Characters of hits held for one write to standard output when only files are scanned.
 HELD_OUTPUT = 1 << 16
+#: What a :class:`~..scan.events.Found` leaves to write (:meth:`_Run._take`): its hits.
+_HITS = (None,)
 
 
 class _Run:
@@ -56,6 +58,7 @@ class _Run:
         self.fmt, self.args, self.roots = fmt, args, roots
         self.summary_only = getattr(args, "summary", False)
         self.unreadable = False
+        self.told = False  # whether the events replayed were told of Ctrl-C
         self.scanned = 0
         self.found = False
         self._labels: dict[str, str] = {}
@@ -74,44 +77,68 @@ class _Run:
             self._held = None
 
     def flush_output(self) -> None:
-        """Write the hits held (whole, whenever Ctrl-C comes: :class:`~.output.Pieces`)."""
+        """Write the hits held and what Ctrl-C left (whole, whenever Ctrl-C comes: they are
+        handed to :class:`~.output.Pieces` with it held back)."""
         if self._held:
-            text = "".join(self._held)
-            self._held.clear()
-            self._held_size = 0
-            if self._pieces is None:
-                self._pieces = Pieces(sys.stdout)
-            self._pieces.write(text)
-        elif self._pieces is not None:
-            self._pieces.flush()  # what Ctrl-C left
-
-    def _write(self, text: str) -> None:
-        if self._held is None:
+            with held_back():
+                self._out().keep("".join(self._held))
+                self._held.clear()
+                self._held_size = 0
+        if self._pieces is not None:
             with self.progress.paused():
-                write(sys.stdout, text)
-            return
-        self._hold(text)
-        if self._held_size >= HELD_OUTPUT:
-            self.flush_output()
+                self._pieces.flush()
 
-    def _hold(self, text: str) -> None:
-        """Keep ``text`` for the next piece written (files' hits: :attr:`_held` is a list)."""
-        self._held.append(text)  # type: ignore[union-attr]
+    def _out(self) -> Pieces:
+        """Standard output, written in pieces (made at the first: stdout may change till then)."""
+        if self._pieces is None:
+            self._pieces = Pieces(sys.stdout)
+        return self._pieces
+
+    def _keep(self, text: str) -> None:
+        """Take ``text`` to write (Ctrl-C held back): files' hits are held for the next piece of
+        :data:`HELD_OUTPUT`; a stream's and a terminal's go to the pieces to write now."""
+        if self._held is None:
+            self._out().keep(text)
+            return
+        self._held.append(text)
         self._held_size += len(text)
 
     def replay(self, path: str, events: Iterator[Event]) -> None:
-        """Take one path's events: count, write the hits, name what could not be read."""
+        """Take one path's events (each whole: counted, laid out; :func:`~..scan.interrupt.relay`
+        hands it over with Ctrl-C held back), then write what each leaves to write."""
+        taken = relay(events, lambda event: self._take(path, event))
+        try:
+            for after in taken:
+                self._write(after)
+        except KeyboardInterrupt:  # while writing: what the events still give (:mod:`..scan.interrupt`)
+            self.told = True  # (once: told again, each layer would give its rest again)
+            for after in after_interrupt(taken):
+                self._write(after)
+            raise
+
+    def _take(self, path: str, event: Event) -> Sequence[tuple[str, str] | None]:
+        """Take ``event``; what it leaves to write: the hits laid out (None), what could not be
+        read (name, reason)."""
         from ..scan.events import Found
 
-        for event in events:
-            if isinstance(event, Found):
-                self._found(event)
-            elif isinstance(event, Opened):
-                self._opened(path, event)
-            elif isinstance(event, Closed):
-                self._closed(event)
-            elif isinstance(event, Failed):
-                self._cannot_read(event.name, event.reason)
+        if isinstance(event, Found):
+            self._found(event)
+            return _HITS
+        if isinstance(event, Opened):
+            self._opened(path, event)
+        elif isinstance(event, Closed):
+            return self._closed(event)
+        elif isinstance(event, Failed):
+            return [(event.name, event.reason)]
+        return ()
+
+    def _write(self, after: tuple[str, str] | None) -> None:
+        """Write what an event left: the hits held when due (a stream's and a terminal's, now), or
+        the name of what could not be read."""
+        if after is not None:
+            self._cannot_read(*after)
+        elif self._held is None or self._held_size >= HELD_OUTPUT:
+            self.flush_output()
 
     def _label(self, name: str) -> str:
         """How ``name`` is shown: standard input as the formats name it, a path escaped."""
@@ -134,26 +161,17 @@ class _Run:
         return "-" if name == "-" else self._label(name)
 
     def _found(self, event: Found) -> None:
-        """Count and lay out the hits of ``event``, with Ctrl-C held back: an event holds up to
-        :data:`~..scan.pipeline.BATCH` hits, none of which Ctrl-C may lose or count twice. What
-        is laid out is held for the next piece, or (a stream's) written after, open to Ctrl-C."""
-        with held_back():
-            self.found = True
-            marked = self.report.triage(self._key(event.name), event.hits)
-            if self.summary_only:
-                return
-            file = None if event.name == "-" else self._label(event.name)  # None: each format names stdin
-            # A worker's rendering holds for hits the report did not mark (scan.pipeline.Found.rendered).
-            rendered = [line if hit.consequence_of is None else None
-                        for hit, line in zip(marked, event.rendered)] if event.rendered else ()
-            text = self._laid_out(event, marked, file, rendered)
-            if self._held is not None:
-                self._hold(text)
-                text = ""
-        if text:
-            self._write(text)
-        elif self._held_size >= HELD_OUTPUT:
-            self.flush_output()
+        """Count and lay out the hits of ``event`` (up to :data:`~..scan.pipeline.BATCH`, with
+        Ctrl-C held back: none may be lost or counted twice), the text kept to write after."""
+        self.found = True
+        marked = self.report.triage(self._key(event.name), event.hits)
+        if self.summary_only:
+            return
+        file = None if event.name == "-" else self._label(event.name)  # None: each format names stdin
+        # A worker's rendering holds for hits the report did not mark (scan.pipeline.Found.rendered).
+        rendered = [line if hit.consequence_of is None else None
+                    for hit, line in zip(marked, event.rendered)] if event.rendered else ()
+        self._keep(self._laid_out(event, marked, file, rendered))
 
     def _laid_out(self, event: Found, marked: list[Hit], file: str | None, rendered: list[str | None] | tuple) -> str:
         """The output of ``event``'s hits (``marked``: as the report marked them): with ``-C``, a
@@ -162,13 +180,12 @@ class _Run:
             return self.fmt.scan_groups(event.groups, marked, file)
         return self.fmt.scan_hits(event.before, marked, event.after, file, bool(self.args.context), rendered)
 
-    def _closed(self, event: Closed) -> None:
+    def _closed(self, event: Closed) -> list[tuple[str, str]]:
+        """Note a log read to its end or to its damage; what could not be read in it."""
         self.report.note_clues(self._key(event.name), event.clues)
-        problems = [*event.damage, *([event.error] if event.error else [])]
-        for problem in problems:
-            self._cannot_read(event.name, problem)
         if event.error is None:
             self.scanned += 1
+        return [(event.name, problem) for problem in (*event.damage, *([event.error] if event.error else []))]
 
     def _cannot_read(self, name: str, reason: str) -> None:
         self.flush_output()  # the hits read before it first, as written without holding
@@ -209,19 +226,31 @@ def scan_files(files: list[str], args: Args, registry: Registry, fmt: Format) ->
                 progress.done(source[0])
         except KeyboardInterrupt:
             interrupted = True
-            if source is not None:  # Ctrl-C while a hit was written: the rest of what was read
+            if source is not None and not run.told:  # Ctrl-C between two paths' events
                 try:
                     run.replay(source[0], after_interrupt(source[1]))
                 except KeyboardInterrupt:  # a second Ctrl-C: the report of what was replayed, now
                     pass
         finally:
-            run.flush_output()
+            interrupted = _flushed(run) or interrupted
     if run.scanned or run.found or interrupted:  # "no code found" would mislead if nothing was read whole
         write(sys.stdout, fmt.scan_end(run.report, run.summary_only))
     if interrupted:
         error(f"interrupted: the report covers what was read before Ctrl-C ({run.scanned} file(s) whole)")
         return EXIT_INTERRUPTED
     return 2 if run.unreadable else 1 if run.report.failures else 0
+
+
+def _flushed(run: _Run) -> bool:
+    """Write the hits still held; whether Ctrl-C came meanwhile (what is left is written all the
+    same, before the report: a Ctrl-C again, the report now)."""
+    try:
+        run.flush_output()
+    except KeyboardInterrupt:
+        with suppress(KeyboardInterrupt):
+            run.flush_output()
+        return True
+    return False
 
 
 def _freeze(registry: Registry) -> None:

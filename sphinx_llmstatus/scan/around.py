@@ -166,7 +166,8 @@ def context_groups(stream: BinaryIO, context: int, scan: _Segments, progress: bo
     runs = _scanned(segments, scan, True, helped)
 
     def step(item: list[Hit] | int) -> tuple[list[Group] | int, ...]:
-        # A tuple, not a generator: made for every run.
+        # A tuple, not a generator: made for every run, and taken when called (relay holds
+        # Ctrl-C back meanwhile).
         if isinstance(item, int):
             done = around.read_to(item)
             return ((done, item) if done else (item,)) if progress else ((done,) if done else ())

@@ -214,8 +214,9 @@ class Diagnoser:
         self._cache: dict[tuple, Diagnosis] = {}
 
     def feed(self, found: Found) -> Iterator[Found]:
-        """Take ``found``; yield the events whose window has been read, in order. Taken whole, with
-        Ctrl-C held back: an event holds many hits (:data:`~.pipeline.BATCH`)."""
+        """Take ``found`` now (whole, with Ctrl-C held back: an event holds many hits,
+        :data:`~.pipeline.BATCH`); the events whose window has been read, in order, as they are
+        taken from the ones held."""
         with held_back():
             failed = [hit for hit in found.hits if hit.is_failure]
             for hit in failed:
@@ -226,7 +227,7 @@ class Diagnoser:
                 self._pending.append((found, failed, failed[0].line_no, failed[-1].line_no))
             else:
                 self._pending.append((found, failed, None, None))
-        yield from self.read_to(found.hits[0].line_no if found.hits else 0)
+        return self.read_to(found.hits[0].line_no if found.hits else 0)
 
     def read_to(self, line: int) -> Iterator[Found]:
         """The lines up to ``line`` are read: yield the events whose window is, in order."""
@@ -244,7 +245,7 @@ class Diagnoser:
         """The first event held, diagnosed, then let go: Ctrl-C while it is judged leaves it held
         (:meth:`flush` judges it again), so that none of its hits is lost."""
         found = self._diagnosed(*self._pending[0][:2])
-        self._pending.popleft()
+        del self._pending[0]  # (no call from here to the layer above: no Ctrl-C)
         return found
 
     def _forget(self, read: int) -> None:

@@ -253,6 +253,7 @@ class _Run:
         self.line_no = 1
         self.tail: deque[bytes] = deque(maxlen=NEIGHBOURS)  # heads of the last lines read
         self.queue: deque[Hit | _Pending] = deque()
+        self.taken: list[Hit] = []  # off the queue, not given yet (:meth:`ready`)
 
     def _context_of(self, raw: bytes, process: str | None) -> str | None:
         if self.sc.prefix(raw[:HEAD].decode("utf-8", "replace")).process != process:
@@ -408,13 +409,14 @@ class _Run:
                 if isinstance(item, _Pending) and len(item.after) < NEIGHBOURS:
                     item.after.extend(heads[: NEIGHBOURS - len(item.after)])
 
-    def ready(self, final: bool = False) -> list[Hit]:
-        """The first hits whose context is known (at the end of input, whatever it is), in order:
-        about :data:`RUN` of them, taken from the queue with Ctrl-C held back (an interrupt loses
-        none: they go up as one list)."""
-        queue, out = self.queue, list[Hit]()
+    def ready(self, final: bool = False) -> bool:
+        """Take the first hits whose context is known (at the end of input, whatever it is) off
+        the queue into :attr:`taken`, in order, with Ctrl-C held back: about :data:`RUN` of them
+        (whether there are any). They wait there to be given (:func:`_ready`): Ctrl-C, delivered
+        as the hold ends, would lose a list on its way out."""
+        queue, out = self.queue, self.taken
         if not queue:
-            return out
+            return bool(out)
         with held_back():
             while queue and len(out) < RUN:
                 item = queue[0]
@@ -425,7 +427,7 @@ class _Run:
                 else:
                     out.append(item)
                 queue.popleft()
-        return out
+        return bool(out)
 
 
 def _line_at(data: bytes, s: int, end: int) -> tuple[bytes, int]:
@@ -770,6 +772,7 @@ def _scanned(segments: Iterable[Block | LongPiece | Pause], scan: _Segments, pro
              ahead: _helper.Ahead | None) -> Runs:
     """:func:`_scan_segments`' hits a run at a time (:data:`Runs`), with the scan's state made by
     the caller (:attr:`_Segments.kept`)."""
+    interrupted = False
     try:
         for seg in segments:
             if ahead is not None:
@@ -782,11 +785,12 @@ def _scanned(segments: Iterable[Block | LongPiece | Pause], scan: _Segments, pro
                 yield from _piece(scan, seg)
         yield from _rest(scan, ahead, progress)
     except KeyboardInterrupt:  # Ctrl-C while reading: every line read gives its hits, as at the end
+        interrupted = True
         yield from _rest(scan, ahead, progress)
         raise
     finally:
         if ahead is not None:
-            ahead.close()
+            ahead.close(interrupted)
 
 
 def _rest(scan: _Segments, ahead: _helper.Ahead | None, progress: bool) -> Runs:
@@ -802,7 +806,9 @@ def _rest(scan: _Segments, ahead: _helper.Ahead | None, progress: bool) -> Runs:
 
 def _ready(scan: _Segments, final: bool = False) -> Runs:
     """The hits whose context is known (all at the end), a run of about :data:`RUN` at a time."""
-    while hits := scan.run.ready(final):
+    run = scan.run
+    while run.ready(final):
+        hits, run.taken = run.taken, []  # (no call from here to the layer above: no Ctrl-C)
         yield hits
 
 

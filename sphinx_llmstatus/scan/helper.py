@@ -173,9 +173,10 @@ class Helper:
                 del self._buffer[:_LENGTH.size + n]
                 self.busy -= 1
 
-    def close(self) -> None:
-        """Stop and reap the helper; a second Ctrl-C meanwhile is dropped (the scan is ending)."""
-        with held_back(discard=True):
+    def close(self, interrupted: bool = False) -> None:
+        """Stop and reap the helper; if the scan ends by Ctrl-C, a second one meanwhile is dropped
+        (its traceback was printed). At the end of a log, a first one is delivered: others follow."""
+        with held_back(discard=interrupted):
             for fd in (self._requests, self._answers):
                 try:
                     os.close(fd)
@@ -342,9 +343,9 @@ class Ahead:
             self._helper.close()
         self._helper, self._failed = None, True
 
-    def close(self) -> None:
+    def close(self, interrupted: bool = False) -> None:
         if self._helper is not None:
-            self._helper.close()
+            self._helper.close(interrupted)
             self._helper = None
         for slot in self._slots:
             slot.close()

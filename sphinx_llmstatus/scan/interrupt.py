@@ -7,13 +7,19 @@ below are suspended, holding hits of lines already read. Each layer tells the on
 :func:`after_interrupt`, which gives what that one still gives, so the report keeps every line
 read; :func:`relay` is a layer's loop that does so. What must not be cut halfway (a line read, a
 block's line count, a message to the helper) is done with SIGINT held back (:func:`held_back`).
+
+A value taken with SIGINT held back must be kept where the layer's interrupt path finds it, not
+in a local variable or a return value: the interrupt held back raises as the hold ends, and a
+value on its way out is lost (a run of 1,024 hits of a flood was). A value goes up through a
+``yield`` whole (the next frame stores it before Python looks at signals again), and
+:func:`relay` hands it on to its step with SIGINT held back.
 """
 
 from __future__ import annotations
 
 import signal
 from contextlib import contextmanager, nullcontext
-from typing import TypeVar
+from typing import Any, TypeVar
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,9 +30,16 @@ T = TypeVar("T")
 U = TypeVar("U")
 
 
+_HELD = frozenset({signal.SIGINT, signal.SIGTERM})
+
+
 @contextmanager
 def _held_back(discard: bool = False) -> Iterator[None]:
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    except KeyboardInterrupt:  # one that came just before, raised as the hold began: none
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+        raise
     try:
         yield
     finally:
@@ -42,14 +55,29 @@ def held_back(discard: bool = False) -> AbstractContextManager[None]:
     return _held_back(discard) if hasattr(signal, "pthread_sigmask") else nullcontext()
 
 
+#: No item in hand (:func:`relay`, :func:`flat`).
+_NONE: Any = object()
+
+
 def relay(items: Iterator[T], step: Callable[[T], Iterable[U]]) -> Iterator[U]:
-    """What ``step`` makes of each of ``items``. Ctrl-C here, or told by a layer above (thrown in
-    while this waits in ``step``), is told to ``items``: what they still give goes through ``step``
-    too, then the interrupt goes on up, where the caller ends as at the end of input."""
+    """What ``step`` makes of each of ``items``. ``step`` takes its item when called (what it
+    gives is made of what it took), and is called with Ctrl-C held back: an item is never lost
+    between the layer below and this one. Ctrl-C here, or told by a layer above (thrown in while
+    this waits with what ``step`` gave), gives the rest of what ``step`` gave and is told to
+    ``items``: what they still give goes through ``step`` too, then the interrupt goes on up,
+    where the caller ends as at the end of input."""
+    item: Any = _NONE
+    out: Iterator[U] = iter(())
     try:
         for item in items:
-            yield from step(item)
+            with held_back():
+                out = iter(step(item))
+                item = _NONE
+            yield from out
     except KeyboardInterrupt:
+        if item is not _NONE:  # it came as the item was handed on: taken now
+            out = iter(step(item))
+        yield from out  # (a list's iterator takes no throw: it stays where it was)
         for item in after_interrupt(items):
             yield from step(item)
         raise
@@ -58,16 +86,17 @@ def relay(items: Iterator[T], step: Callable[[T], Iterable[U]]) -> Iterator[U]:
 def flat(items: Iterator[list[T] | int]) -> Iterator[T | int]:
     """The items of each list of ``items``, the counts between them as they come. Ctrl-C here, or thrown in
     while an item is given, gives the rest of that list, then is told to ``items`` as
-    :func:`relay` tells it (a list's rest would be lost with the frame of a ``relay`` step)."""
-    rest: Iterator[T] = iter(())
+    :func:`relay` tells it."""
+    item: Any = _NONE
+    rest: Iterator[T | int] = iter(())
     try:
         for item in items:
-            if isinstance(item, list):
-                rest = iter(item)
-                yield from rest  # (a list's iterator takes no throw: it stays where it was)
-            else:
-                yield item
+            rest = iter(item if isinstance(item, list) else (item,))
+            item = _NONE
+            yield from rest  # (a list's iterator takes no throw: it stays where it was)
     except KeyboardInterrupt:
+        if item is not _NONE:  # it came as the list was handed on: all of it (made again)
+            rest = iter(item if isinstance(item, list) else (item,))
         yield from rest
         for item in after_interrupt(items):
             if isinstance(item, list):

@@ -24,7 +24,7 @@ from .events import Closed, Event, Failed, Found, GroupSpan, Opened
 from .evidence import Lines
 from .helper import cpus
 from .hit import Hit
-from .interrupt import after_interrupt, relay
+from .interrupt import relay
 from .prefilter import ANY
 from .readahead import ReadAhead, scan_progress
 from .report import Report
@@ -92,12 +92,12 @@ def _diagnosed(name: str, stream: BinaryIO, opts: ScanOptions, registry: Registr
 
     try:
         yield from relay(_found(name, stream, opts, registry, watched, waits), take)
+        yield from diagnoser.flush()
     except KeyboardInterrupt:
         # The report of what was read (llmstatus scan) keeps the failures held for their windows
-        # too (relay gave the hits the scanner still held).
+        # too (relay gave the hits the scanner still held), and those held at the end.
         yield from diagnoser.flush()
         raise
-    yield from diagnoser.flush()
 
 
 class _Watch:
@@ -142,38 +142,32 @@ def _batched(name: str, items: Iterator[list[Hit] | list[Group] | int]) -> Itera
     an event at a time, and a flood of code lines is a hit a line."""
     batch = _Batch(name)
     try:
-        for item in items:
-            yield from batch.given(item)
-    except KeyboardInterrupt:  # the hits the scan gives after Ctrl-C, then those held
-        for item in after_interrupt(items):
-            yield from batch.given(item)
+        yield from relay(items, batch.given)
+        yield from batch.found(whole=True)
+    except KeyboardInterrupt:  # the hits held, as at the end (relay gave those the scan gives after Ctrl-C)
         yield from batch.found(whole=True)
         raise
-    yield from batch.found(whole=True)
 
 
 class _Batch:
-    """The hits of the :class:`Found` events being gathered, and with ``-C`` their lines' groups.
-    An event is cut off before it is given: Ctrl-C while it is taken loses none of the rest."""
+    """The hits of the :class:`Found` events being gathered, and with ``-C`` their lines' groups."""
 
     def __init__(self, name: str) -> None:
         self.name, self.hits = name, list[Hit]()
         self.groups: list[GroupSpan] = []
 
-    def given(self, item: list[Hit] | list[Group] | int) -> Iterator[Found | int]:
-        """The events ``item`` completes: a run of hits (groups) makes those of :data:`BATCH` hits;
-        a count of lines read, all, then the count."""
+    def given(self, item: list[Hit] | list[Group] | int) -> list[Found | int]:
+        """Take ``item`` (:func:`~.interrupt.relay`'s step); the events it completes: a run of hits
+        (groups) makes those of :data:`BATCH` hits; a count of lines read, all, then the count."""
         if isinstance(item, int):
-            yield from self.found(whole=True)
-            yield item
-            return
+            return [*self.found(whole=True), item]
         if isinstance(item[0], Hit):
             self.hits += item
         else:
             for group in item:
                 self.hits += group.hits
                 self.groups.append((group.before, len(group.hits), group.after))
-        yield from self.found(whole=False)
+        return list(self.found(whole=False))
 
     def found(self, whole: bool) -> Iterator[Found]:
         """Events of :data:`BATCH` hits while so many are held (``whole``: then the rest too)."""
@@ -181,16 +175,17 @@ class _Batch:
             yield self._cut()
 
     def _cut(self) -> Found:
-        """The first :data:`BATCH` hits held (``-C``: their groups, the last one whole) as an event."""
-        n, spans = BATCH, tuple[GroupSpan, ...]()
+        """The first :data:`BATCH` hits held (``-C``: their groups, the last one whole) as an event,
+        made before they are let go (Ctrl-C while it is made loses none)."""
+        n = k = BATCH
         if self.groups:
             n = k = 0
             while k < len(self.groups) and n < BATCH:
                 n += self.groups[k][1]
                 k += 1
-            spans, self.groups = tuple(self.groups[:k]), self.groups[k:]
-        hits, self.hits = self.hits[:n], self.hits[n:]
-        return Found(self.name, [], hits, [], (), spans)
+        found = Found(self.name, [], self.hits[:n], [], (), tuple(self.groups[:k]))
+        self.hits, self.groups = self.hits[n:], self.groups[k:]  # (no call: no Ctrl-C here)
+        return found
 
 
 class Triaged(NamedTuple):

@@ -23,7 +23,7 @@ from dataclasses import replace
 
 from ..registry.model import Registry
 from ..scan.events import Closed, Event, Failed, Opened
-from ..scan.interrupt import after_interrupt, held_back, relay
+from ..scan.interrupt import after_interrupt, deferred, held_back, relay
 from ..scan.pipeline import ScanOptions
 from ..scan.report import Place, Report
 from ..scan.sources import is_regular, walk
@@ -273,7 +273,8 @@ CTRL_C_NOTICE = b"llmstatus: Ctrl-C: finishing the report of what was read (Ctrl
 @contextmanager
 def _told_on_ctrl_c() -> Iterator[None]:
     """Within: the first Ctrl-C says :data:`CTRL_C_NOTICE`, then raises as Python's own handler
-    does (the scan keeps every line read); the next is Python's again. Only where Python's own
+    does (the scan keeps every line read; within a hold, as it ends: :func:`~..scan.interrupt.deferred`);
+    the next is Python's again. Only where Python's own
     handler is on (not where SIGINT is ignored, nor in a thread). A second SIGINT that comes while
     this handler runs (microseconds) raises within it: one Ctrl-C, as two that come before Python
     runs its handlers are."""
@@ -288,7 +289,8 @@ def _told_on_ctrl_c() -> Iterator[None]:
             os.write(2, notice)
         except OSError:  # stderr closed (2>&-)
             pass
-        raise KeyboardInterrupt
+        if not deferred():  # (within a hold: raised as it ends)
+            raise KeyboardInterrupt
 
     try:
         ours = signal.getsignal(signal.SIGINT) is signal.default_int_handler

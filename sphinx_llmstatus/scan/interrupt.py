@@ -63,11 +63,13 @@ def _held_back(discard: bool = False) -> Iterator[None]:
     try:
         yield
     finally:
-        _Holds.depth -= 1
-        if discard and signal.SIGINT not in held and hasattr(signal, "sigtimedwait"):
-            signal.sigtimedwait({signal.SIGINT}, 0)  # the pending one, if any
-            _Holds.pending = False
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        try:  # (a handler run meanwhile, the hold still on, defers)
+            if discard and signal.SIGINT not in held and hasattr(signal, "sigtimedwait"):
+                signal.sigtimedwait({signal.SIGINT}, 0)  # the pending one, if any
+                _Holds.pending = False
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        finally:  # (Python's own handler, a second Ctrl-C's, raises as the mask is restored)
+            _Holds.depth -= 1
         if _Holds.pending and not _Holds.depth:
             _Holds.pending = False
             raise KeyboardInterrupt
@@ -103,8 +105,9 @@ def relay(items: Iterator[T], step: Callable[[T], Iterable[U]]) -> Iterator[U]:
         if item is not _NONE:  # it came as the item was handed on: taken now
             out = iter(step(item))
         yield from out  # (a list's iterator takes no throw: it stays where it was)
-        for item in after_interrupt(items):
-            yield from step(item)
+        # What they still give, handed on alike: a second Ctrl-C ends it (the report now), the item
+        # in hand given all the same (its loss left a gap before what the layers above held).
+        yield from relay(after_interrupt(items), step)
         raise
 
 
@@ -123,11 +126,7 @@ def flat(items: Iterator[list[T] | int]) -> Iterator[T | int]:
         if item is not _NONE:  # it came as the list was handed on: all of it (made again)
             rest = iter(item if isinstance(item, list) else (item,))
         yield from rest
-        for item in after_interrupt(items):
-            if isinstance(item, list):
-                yield from item
-            else:
-                yield item
+        yield from flat(after_interrupt(items))  # (as relay)
         raise
 
 

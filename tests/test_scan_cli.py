@@ -356,16 +356,24 @@ def test_ctrl_c_as_any_hold_ends_loses_no_hit_and_counts_none_twice(tmp_path, mo
         _scanned_whole(log, form, holds, at, capsys)
 
 
+@pytest.mark.parametrize("thread", [False, True])
 @pytest.mark.parametrize("form", [[], ["-C", "2"]])
-def test_a_second_ctrl_c_in_any_hold_leaves_no_gap(tmp_path, monkeypatch, capsys, form):
+def test_a_second_ctrl_c_in_any_hold_leaves_no_gap(tmp_path, monkeypatch, capsys, request, form, thread):
     """A second Ctrl-C ends the giving of what was read (the report now): each layer still gives
     what it took. A tester's second Ctrl-C lost the run or event in hand: 1,024 hits missing
-    before the last few, or counted and not written. Sent within each hold after a first."""
+    before the last few, or counted and not written. Sent within each hold after a first; with
+    another thread, Python's own handler raised the second within the hold."""
+    import threading
+
     log = tmp_path / "a.log"
     log.write_bytes(b"[ERROR] LinkLlmClusters failed, ret = 1343270921\n" * 600)
     holds, at = _sigint_in_holds(monkeypatch)
     _scanned_whole(log, form, holds, {10**9}, capsys)
-    for second in range(31, len(holds) + 1, 2):
+    if thread:
+        done = threading.Event()
+        threading.Thread(target=done.wait, daemon=True).start()
+        request.addfinalizer(done.set)
+    for second in range(31 + thread, len(holds) + 1, 2):
         at.clear()
         at.update((30, second))
         _scanned_whole(log, form, holds, at, capsys)

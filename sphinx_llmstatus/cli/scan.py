@@ -274,7 +274,7 @@ CTRL_C_NOTICE = b"llmstatus: Ctrl-C: finishing the report of what was read (Ctrl
 def _told_on_ctrl_c() -> Iterator[None]:
     """Within: the first Ctrl-C says :data:`CTRL_C_NOTICE`, then raises as Python's own handler
     does (the scan keeps every line read; within a hold, as it ends: :func:`~..scan.interrupt.deferred`);
-    the next is Python's again. Only where Python's own
+    the next raises alike, without a word. Only where Python's own
     handler is on (not where SIGINT is ignored, nor in a thread). A second SIGINT that comes while
     this handler runs (microseconds) raises within it: one Ctrl-C, as two that come before Python
     runs its handlers are."""
@@ -283,14 +283,17 @@ def _told_on_ctrl_c() -> Iterator[None]:
     # On a terminal the notice gets a line of its own (after ^C, or the progress line).
     notice = (b"\n" if os.isatty(2) else b"") + CTRL_C_NOTICE
 
+    def again(signum: int, frame: object) -> None:
+        if not deferred():  # (within a hold: raised as it ends)
+            raise KeyboardInterrupt
+
     def on_sigint(signum: int, frame: object) -> None:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGINT, again)
         try:  # a handler runs between two steps of the program, maybe within a write: no buffer
             os.write(2, notice)
         except OSError:  # stderr closed (2>&-)
             pass
-        if not deferred():  # (within a hold: raised as it ends)
-            raise KeyboardInterrupt
+        again(signum, frame)
 
     try:
         ours = signal.getsignal(signal.SIGINT) is signal.default_int_handler

@@ -160,14 +160,13 @@ def test_hits_from_files_are_written_in_pieces_and_in_order(tmp_path, monkeypatc
     first.write_bytes(line * 2000)
     second.write_bytes(line)
     writes: list[str] = []
-    real = cli_scan.write
+    real = output.write
 
     def counted(stream, text):
         writes.append(text)
         real(stream, text)
 
-    monkeypatch.setattr(cli_scan, "write", counted)
-    monkeypatch.setattr(output, "write", counted)  # the held pieces' (output.Pieces: no descriptor here)
+    monkeypatch.setattr(output, "write", counted)  # the pieces' (output.Pieces: no descriptor here)
     monkeypatch.setattr(cli_scan, "error", lambda message: writes.append(f"ERROR {message}\n"))
     assert main(["scan", "--no-progress", str(first), str(tmp_path / "b.log"), str(second)]) == 2
     text = "".join(writes)
@@ -329,6 +328,22 @@ def _scanned_whole(log, form: list[str], holds: list[int], at: set[int], capsys)
     assert lines == list(range(1, len(lines) + 1)), at
 
 
+def _flood_with_holds(tmp_path, monkeypatch, capsys, request, form, thread):
+    """A log of 600 hits, the holds hooked (:func:`_sigint_in_holds`) and counted by a whole scan
+    in ``form``; with ``thread``, another thread that runs till the test ends."""
+    import threading
+
+    log = tmp_path / "a.log"
+    log.write_bytes(b"[ERROR] LinkLlmClusters failed, ret = 1343270921\n" * 600)
+    holds, at = _sigint_in_holds(monkeypatch)
+    _scanned_whole(log, form, holds, {10**9}, capsys)
+    if thread:
+        done = threading.Event()
+        threading.Thread(target=done.wait, daemon=True).start()
+        request.addfinalizer(done.set)
+    return log, holds, at
+
+
 @pytest.mark.parametrize("thread", [False, True])
 @pytest.mark.parametrize("form", [[], ["-C", "2"], ["--json"]])
 def test_ctrl_c_as_any_hold_ends_loses_no_hit_and_counts_none_twice(tmp_path, monkeypatch, capsys, request, form, thread):
@@ -340,16 +355,7 @@ def test_ctrl_c_as_any_hold_ends_loses_no_hit_and_counts_none_twice(tmp_path, mo
     is written once, and counted once. With another thread running, the system gives it the
     SIGINT the main thread holds back, and Python raised it within the hold (the handler now
     waits for the hold's end)."""
-    import threading
-
-    log = tmp_path / "a.log"
-    log.write_bytes(b"[ERROR] LinkLlmClusters failed, ret = 1343270921\n" * 600)
-    holds, at = _sigint_in_holds(monkeypatch)
-    _scanned_whole(log, form, holds, {10**9}, capsys)
-    if thread:
-        done = threading.Event()
-        threading.Thread(target=done.wait, daemon=True).start()
-        request.addfinalizer(done.set)
+    log, holds, at = _flood_with_holds(tmp_path, monkeypatch, capsys, request, form, thread)
     for first in range(1 + thread, len(holds) + 1, 2):
         at.clear()
         at.add(first)
@@ -363,16 +369,7 @@ def test_a_second_ctrl_c_in_any_hold_leaves_no_gap(tmp_path, monkeypatch, capsys
     what it took. A tester's second Ctrl-C lost the run or event in hand: 1,024 hits missing
     before the last few, or counted and not written. Sent within each hold after a first; with
     another thread, Python's own handler raised the second within the hold."""
-    import threading
-
-    log = tmp_path / "a.log"
-    log.write_bytes(b"[ERROR] LinkLlmClusters failed, ret = 1343270921\n" * 600)
-    holds, at = _sigint_in_holds(monkeypatch)
-    _scanned_whole(log, form, holds, {10**9}, capsys)
-    if thread:
-        done = threading.Event()
-        threading.Thread(target=done.wait, daemon=True).start()
-        request.addfinalizer(done.set)
+    log, holds, at = _flood_with_holds(tmp_path, monkeypatch, capsys, request, form, thread)
     for second in range(31 + thread, len(holds) + 1, 2):
         at.clear()
         at.update((30, second))
@@ -403,3 +400,35 @@ def test_a_second_ctrl_c_as_an_event_is_laid_out_writes_what_it_counted(tmp_path
     out = capsys.readouterr().out
     written = len(re.findall(r"^\S*a\.log:\d+:", out, re.M))
     assert written >= 30 and f"Summary: {written} occurrence(s)" in out
+
+
+@pytest.mark.parametrize("again", [False, True])
+def test_ctrl_c_as_the_report_is_written_gives_it_whole(tmp_path, monkeypatch, capsys, again):
+    """Ctrl-C as the report is written (a first, or a second after one in the scan) is the report
+    now: it is written whole. A second SIGINT that Python handled late (the system gave it to
+    another thread) raised as the report was made, and the command ended without it."""
+    from sphinx_llmstatus.cli import main
+    from sphinx_llmstatus.cli import scan as cli_scan
+
+    log = tmp_path / "a.log"
+    log.write_bytes(b"[ERROR] LinkLlmClusters failed, ret = 1343270921\n" * 30)
+    real, flushes, ends = cli_scan._Run.flush_output, [], []
+
+    def flush_output(self):
+        flushes.append(1)
+        if len(flushes) == 1 and again:  # the hits held: the first
+            os.kill(os.getpid(), signal.SIGINT)
+        real(self)
+
+    def end(self, interrupted):
+        if not ends:
+            ends.append(1)
+            os.kill(os.getpid(), signal.SIGINT)
+        real_end(self, interrupted)
+
+    real_end = cli_scan._Run.end
+    monkeypatch.setattr(cli_scan._Run, "flush_output", flush_output)
+    monkeypatch.setattr(cli_scan._Run, "end", end)
+    assert main(["scan", "--no-progress", str(log)]) == 130
+    out = capsys.readouterr().out
+    assert len(re.findall(r"^\S*a\.log:\d+:", out, re.M)) == 30 and "Summary: 30 occurrence(s)" in out

@@ -29,11 +29,11 @@ from ..scan.report import Place, Report
 from ..scan.sources import is_regular, walk
 from ..scan.timeline import Times, host_of, role_of_path
 from .formats import STDIN_LABEL, shown_name
-from .output import Pieces, error, shown_path, write
+from .output import Pieces, error, shown_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Callable, Iterator, Sequence
 
     from ..scan.events import Found
     from ..scan.hit import Hit
@@ -61,6 +61,7 @@ class _Run:
         self.told = False  # whether the events replayed were told of Ctrl-C
         self.scanned = 0
         self.found = False
+        self.ended = False  # whether the report was taken to write
         self._labels: dict[str, str] = {}
         self.progress = progress
         # Hits from files are written in pieces of HELD_OUTPUT, as grep writes to a pipe: a write a
@@ -87,6 +88,15 @@ class _Run:
         if self._pieces is not None:
             with self.progress.paused():
                 self._pieces.flush()
+
+    def end(self, interrupted: bool) -> None:
+        """Write the report (its text taken once, with Ctrl-C held back), unless nothing was read
+        whole: "no code found" would mislead."""
+        if not self.ended and (self.scanned or self.found or interrupted):
+            with held_back():
+                self._out().keep(self.fmt.scan_end(self.report, self.summary_only))
+                self.ended = True
+        self.flush_output()
 
     def _out(self) -> Pieces:
         """Standard output, written in pieces (made at the first: stdout may change till then)."""
@@ -215,40 +225,43 @@ def scan_files(files: list[str], args: Args, registry: Registry, fmt: Format) ->
     if "-" in paths and sys.stdin is not None and sys.stdin.isatty():
         error("reading the log from standard input (end it with Ctrl-D; give a FILE to scan a file)")
     interrupted = False
-    with Progress(paths, enabled=not getattr(args, "no_progress", False)) as progress, _told_on_ctrl_c():
-        run = _Run(args, registry, fmt, roots, progress)
-        run.unreadable = not walk_ok
-        run.hold_output(paths)
-        source = None
-        try:
-            for source in _sources(paths, opts, args, registry, progress):
-                run.replay(*source)
-                progress.done(source[0])
-        except KeyboardInterrupt:
-            interrupted = True
-            if source is not None and not run.told:  # Ctrl-C between two paths' events
-                try:
-                    run.replay(source[0], after_interrupt(source[1]))
-                except KeyboardInterrupt:  # a second Ctrl-C: the report of what was replayed, now
-                    pass
-        finally:
-            interrupted = _flushed(run) or interrupted
-    if run.scanned or run.found or interrupted:  # "no code found" would mislead if nothing was read whole
-        write(sys.stdout, fmt.scan_end(run.report, run.summary_only))
+    with _told_on_ctrl_c():
+        with Progress(paths, enabled=not getattr(args, "no_progress", False)) as progress:
+            run = _Run(args, registry, fmt, roots, progress)
+            run.unreadable = not walk_ok
+            run.hold_output(paths)
+            source = None
+            try:
+                for source in _sources(paths, opts, args, registry, progress):
+                    run.replay(*source)
+                    progress.done(source[0])
+            except KeyboardInterrupt:
+                interrupted = True
+                if source is not None and not run.told:  # Ctrl-C between two paths' events
+                    try:
+                        run.replay(source[0], after_interrupt(source[1]))
+                    except KeyboardInterrupt:  # a second Ctrl-C: the report of what was replayed, now
+                        pass
+            finally:
+                interrupted = _whole(run.flush_output) or interrupted
+        # (after the progress bar's last line)
+        interrupted = _whole(lambda: run.end(interrupted)) or interrupted
     if interrupted:
         error(f"interrupted: the report covers what was read before Ctrl-C ({run.scanned} file(s) whole)")
         return EXIT_INTERRUPTED
     return 2 if run.unreadable else 1 if run.report.failures else 0
 
 
-def _flushed(run: _Run) -> bool:
-    """Write the hits still held; whether Ctrl-C came meanwhile (what is left is written all the
-    same, before the report: a Ctrl-C again, the report now)."""
+def _whole(step: Callable[[], None]) -> bool:
+    """Do ``step`` (the writing of what is left, which resumes where Ctrl-C cut it), again if
+    Ctrl-C cut it; whether Ctrl-C came meanwhile. What is left is written all the same: Ctrl-C
+    again is the report now, and this is it. (A Ctrl-C Python handles late, as where the system
+    gave SIGINT to another thread, comes here too: a test's report was lost so.)"""
     try:
-        run.flush_output()
+        step()
     except KeyboardInterrupt:
         with suppress(KeyboardInterrupt):
-            run.flush_output()
+            step()
         return True
     return False
 

@@ -470,8 +470,8 @@ def test_the_groups_of_lines_are_the_same_with_a_helper(small_blocks, monkeypatc
         groups = context_groups(io.BytesIO(data), 2, sc.reading(False, None), True, readahead.ReadAhead(use_helper))
         # (The counts of lines read between them follow the blocks read, which a reader that
         # reads into the helper's slots may cut elsewhere.)
-        got[use_helper] = [(g.before, [h.line_no for h in g.hits], g.after)
-                           for run in groups if not isinstance(run, int) for g in run]
+        got[use_helper] = [(before, [h.line_no for h in hits], after)
+                           for run in groups if not isinstance(run, int) for before, hits, after in run]
     assert len(small_blocks) == 1 and len(got[False]) > 500
     assert got[True] == got[False]
 
@@ -502,7 +502,7 @@ def test_ctrl_c_with_context_keeps_each_group_s_own_lines(small_blocks, monkeypa
             if not isinstance(run, int):
                 groups += run
     assert len(calls) >= 300 and small_blocks and groups
-    for g in groups:
-        n = g.hits[0].line_no
-        assert [m for m, _ in g.before] == list(range(max(1, n - 2), n))
-        assert [m for m, _ in g.after] == list(range(n + 1, n + 1 + len(g.after))) and len(g.after) <= 2
+    for before, hits, after in groups:
+        n = hits[0].line_no
+        assert [m for m, _ in before] == list(range(max(1, n - 2), n))
+        assert [m for m, _ in after] == list(range(n + 1, n + 1 + len(after))) and len(after) <= 2

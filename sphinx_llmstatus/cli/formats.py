@@ -162,35 +162,47 @@ class TextFormat(Format):
 
     def scan_groups(self, groups: Sequence[GroupSpan], hits: Sequence[Hit],
                     file: str | None) -> str:
-        # The groups' lines joined once (a flood of code lines is a group a line).
+        # The groups' lines joined once, their hits laid out at once (a flood of code lines is a
+        # group a line: the line after the last group's, shown without a call).
         file, parts, at = file or STDIN_LABEL, list[str](), 0
+        each = self._own_each(hits, file)
         for before, count, after in groups:
-            line_hits, at = hits[at:at + count], at + count
-            own = self._own(line_hits, file)
-            if own:
-                parts += self._with_context(before, own, line_hits[0].line_no, after, file)
+            own = [line for line in each[at:at + count] if line is not None]
+            line_no, at = hits[at].line_no, at + count
+            if not own:
+                continue
+            if line_no == self._ctx_last + 1 and file == self._ctx_file:  # (as _with_context)
+                self._ctx_last, self._ctx_pending = line_no, after
+                parts += own
+            else:
+                parts += self._with_context(before, own, line_no, after, file)
         return "\n".join(parts) + "\n" if parts else ""
 
     def _own(self, hits: Sequence[Hit], file: str) -> list[str]:
         """The text lines of ``hits`` of LLM DataDist and symptoms; other layers' numbers are kept
         for their own section at the end (:meth:`scan_end`)."""
+        return [line for line in self._own_each(hits, file) if line is not None]
+
+    def _own_each(self, hits: Sequence[Hit], file: str) -> list[str | None]:
+        """Each of ``hits``' text lines (:meth:`_own`), None for an other layer's."""
         text = self._text
-        own = []
+        own: list[str | None] = []
         for h in hits:
             if h.kind == "code" and not h.is_llm_datadist:
                 self._other_count += 1
                 if len(self._other) < self.MAX_OTHER_SHOWN:
                     self._other.append(self._hit_line(h, file, text))
-            else:
-                line = self._hit_line(h, file, text)
-                if h.consequence_of is not None:
-                    from ..render.labels import label
+                own.append(None)
+                continue
+            line = self._hit_line(h, file, text)
+            if h.consequence_of is not None:
+                from ..render.labels import label
 
-                    f, n, name = h.consequence_of
-                    where = f"{_named(f)}:{n}"
-                    line += "\n    " + label("(likely a consequence of {name} at {where})", self.lang,
-                                             name=name, where=where)
-                own.append(line)
+                f, n, name = h.consequence_of
+                where = f"{_named(f)}:{n}"
+                line += "\n    " + label("(likely a consequence of {name} at {where})", self.lang,
+                                         name=name, where=where)
+            own.append(line)
         return own
 
     def _hit_line(self, hit: Hit, file: str, text: Any) -> str:

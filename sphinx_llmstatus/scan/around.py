@@ -21,6 +21,12 @@ class Group(NamedTuple):
     after: list[tuple[int, str]]
 
 
+#: A :class:`Group` as the scan makes it, a plain tuple of the same fields: a flood of code lines
+#: is a group a line, and a named tuple took 6 times as long to make (``scan -C``'s pipeline takes
+#: these; :func:`scan_with_context` names them).
+Made = tuple[list[tuple[int, str]], list[Hit], list[tuple[int, str]]]
+
+
 #: Bytes of a line kept for the context (decoded): a long line's start.
 _KEPT = 4 * EXCERPT_HEAD
 
@@ -59,7 +65,7 @@ class _Around:
         self.context = context
         self.lines: list[tuple[int, str]] = []  # numbered one after another
         self.read = 0  # lines read so far
-        self.open: list[Group] = []  # in line order; the last may still take hits
+        self.open: list[Made] = []  # in line order; the last may still take hits
 
     def block(self, data: bytes, end: int) -> None:
         """Keep the lines of the block ``data[:end]``."""
@@ -82,33 +88,34 @@ class _Around:
         start = self.read + 1
         items = list(zip(range(start, start + len(texts)), texts))
         for item in items[:self.context]:
-            for g in self.open:  # (hits wait for at most a few lines: few groups are open)
-                if g.hits[0].line_no < item[0] <= g.hits[0].line_no + self.context:
-                    g.after.append(item)
+            for _, hits, after in self.open:  # (hits wait for at most a few lines: few groups are open)
+                if hits[0].line_no < item[0] <= hits[0].line_no + self.context:
+                    after.append(item)
         self.lines.extend(items)
         self.read += len(texts)
 
-    def read_to(self, line_no: int) -> list[Group]:
+    def read_to(self, line_no: int) -> list[Made]:
         """The groups whose lines are all read by line ``line_no`` (they are let go)."""
         return self._whole(line_no, kept=0)
 
-    def add(self, hits: list[Hit]) -> list[Group]:
+    def add(self, hits: list[Hit]) -> list[Made]:
         """Take ``hits``, a run in line order: each into the newest group when on its line, else
         into a new one; returns the earlier groups whose lines are all read (they are let go)."""
         lines, context, groups = self.lines, self.context, self.open
         first = lines[0][0]
+        last = groups[-1][1][0].line_no if groups else 0
         for hit in hits:
             line_no = hit.line_no
-            if groups and groups[-1].hits[0].line_no == line_no:
-                groups[-1].hits.append(hit)
+            if line_no == last:
+                groups[-1][1].append(hit)
                 continue
             # The lines kept are numbered one after another, and the hit's own was read: its
             # window is found by position.
-            at = line_no - first
-            groups.append(Group(lines[max(0, at - context):at], [hit], lines[at + 1:at + 1 + context]))
+            at, last = line_no - first, line_no
+            groups.append((lines[max(0, at - context):at], [hit], lines[at + 1:at + 1 + context]))
         return self._whole(self.read, kept=1)
 
-    def _whole(self, line_no: int, kept: int) -> list[Group]:
+    def _whole(self, line_no: int, kept: int) -> list[Made]:
         """The oldest groups whose lines are all read by line ``line_no``, leaving ``kept`` newest open."""
         groups = self.open  # (in line order: found by bisection, a run's groups are let go at once)
         n = bisect_right(groups, line_no - self.context, hi=max(0, len(groups) - kept), key=_line_of)
@@ -116,14 +123,14 @@ class _Around:
         del groups[:n]
         return done
 
-    def rest(self) -> list[Group]:
+    def rest(self) -> list[Made]:
         """The groups still open at the end of the input."""
         done, self.open = self.open, []
         return done
 
 
-def _line_of(group: Group) -> int:
-    return group.hits[0].line_no
+def _line_of(group: Made) -> int:
+    return group[1][0].line_no
 
 
 def scan_with_context(
@@ -150,22 +157,26 @@ def scan_with_context(
     bound plus ``context`` lines (long lines are kept as their first
     :data:`~.engine.EXCERPT_HEAD` characters).
     """
-    groups = flat(context_groups(stream, context, scanner(registry).reading(include_success, watch), progress))
-    return cast("Iterator[Group]", groups)  # (with progress, the ints between them too, as documented)
+    runs = context_groups(stream, context, scanner(registry).reading(include_success, watch), progress)
+    return cast("Iterator[Group]", flat(relay(runs, _named)))  # (with progress, the ints between them too, as documented)
+
+
+def _named(run: list[Made] | int) -> tuple[list[Group] | int]:
+    return (run,) if isinstance(run, int) else ([Group._make(g) for g in run],)
 
 
 def context_groups(stream: BinaryIO, context: int, scan: _Segments, progress: bool,
-                   ahead: ReadAhead | None = None) -> Iterator[list[Group] | int]:
-    """:func:`scan_with_context`'s groups a run at a time (lists, never empty), the lines read by
-    ``scan`` (:meth:`~.engine.Scanner.reading`); ``ahead``: whether a helper process may prefilter
-    the blocks (:class:`~.readahead.ReadAhead`)."""
+                   ahead: ReadAhead | None = None) -> Iterator[list[Made] | int]:
+    """:func:`scan_with_context`'s groups a run at a time (lists, never empty), as they are made
+    (:data:`Made`), the lines read by ``scan`` (:meth:`~.engine.Scanner.reading`); ``ahead``:
+    whether a helper process may prefilter the blocks (:class:`~.readahead.ReadAhead`)."""
     segments, helped = read_ahead(stream, scan.sc, scan.include_success, ahead)
     around = _Around(context)
     scan.kept = around
     # The lines read so far always: they let go the groups whose last lines came.
     runs = _scanned(segments, scan, True, helped)
 
-    def step(item: list[Hit] | int) -> tuple[list[Group] | int, ...]:
+    def step(item: list[Hit] | int) -> tuple[list[Made] | int, ...]:
         # A tuple, not a generator: made for every run, and taken when called (relay holds
         # Ctrl-C back meanwhile).
         if isinstance(item, int):
@@ -182,6 +193,6 @@ def context_groups(stream: BinaryIO, context: int, scan: _Segments, progress: bo
     yield from _given(around.rest())
 
 
-def _given(groups: list[Group]) -> Iterator[list[Group]]:
+def _given(groups: list[Made]) -> Iterator[list[Made]]:
     if groups:
         yield groups

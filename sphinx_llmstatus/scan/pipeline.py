@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import BinaryIO, NamedTuple
 
 from ..registry.model import Registry
-from .around import Group, context_groups
+from .around import Made, context_groups
 from .bundles import inputs
 from .diagnosis import Diagnoser
 from .engine import LineWatch, scanner
@@ -136,7 +136,7 @@ def _found(name: str, stream: BinaryIO, opts: ScanOptions, registry: Registry, w
 BATCH = 1024
 
 
-def _batched(name: str, items: Iterator[list[Hit] | list[Group] | int]) -> Iterator[Found | int]:
+def _batched(name: str, items: Iterator[list[Hit] | list[Made] | int]) -> Iterator[Found | int]:
     """The hits (``-C``: the lines' groups) between two counts of lines read (a block's) as
     :class:`Found` events of at most :data:`BATCH` hits, then the count: every later layer takes
     an event at a time, and a flood of code lines is a hit a line."""
@@ -156,7 +156,7 @@ class _Batch:
         self.name, self.hits = name, list[Hit]()
         self.groups: list[GroupSpan] = []
 
-    def given(self, item: list[Hit] | list[Group] | int) -> list[Found | int]:
+    def given(self, item: list[Hit] | list[Made] | int) -> list[Found | int]:
         """Take ``item`` (:func:`~.interrupt.relay`'s step); the events it completes: a run of hits
         (groups) makes those of :data:`BATCH` hits; a count of lines read, all, then the count."""
         if isinstance(item, int):
@@ -164,9 +164,9 @@ class _Batch:
         if isinstance(item[0], Hit):
             self.hits += item
         else:
-            for group in item:
-                self.hits += group.hits
-                self.groups.append((group.before, len(group.hits), group.after))
+            for before, hits, after in item:
+                self.hits += hits
+                self.groups.append((before, len(hits), after))
         return list(self.found(whole=False))
 
     def found(self, whole: bool) -> Iterator[Found]:

@@ -167,7 +167,11 @@ class TextFormat(Format):
         file, parts, at = file or STDIN_LABEL, list[str](), 0
         each = self._own_each(hits, file)
         for before, count, after in groups:
-            own = [line for line in each[at:at + count] if line is not None]
+            if count == 1:  # (most lines have one hit)
+                line = each[at]
+                own = [] if line is None else [line]
+            else:
+                own = [line for line in each[at:at + count] if line is not None]
             line_no, at = hits[at].line_no, at + count
             if not own:
                 continue

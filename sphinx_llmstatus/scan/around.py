@@ -112,7 +112,7 @@ class _Around:
             # The lines kept are numbered one after another, and the hit's own was read: its
             # window is found by position.
             at, last = line_no - first, line_no
-            groups.append((lines[max(0, at - context):at], [hit], lines[at + 1:at + 1 + context]))
+            groups.append((lines[at - context if at > context else 0:at], [hit], lines[at + 1:at + 1 + context]))
         return self._whole(self.read, kept=1)
 
     def _whole(self, line_no: int, kept: int) -> list[Made]:

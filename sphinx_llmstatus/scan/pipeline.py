@@ -164,9 +164,8 @@ class _Batch:
         if isinstance(item[0], Hit):
             self.hits += item
         else:
-            for before, hits, after in item:
-                self.hits += hits
-                self.groups.append((before, len(hits), after))
+            self.hits += [hit for _, hits, _ in item for hit in hits]
+            self.groups += [(before, len(hits), after) for before, hits, after in item]
         return list(self.found(whole=False))
 
     def found(self, whole: bool) -> Iterator[Found]:
@@ -178,7 +177,7 @@ class _Batch:
         """The first :data:`BATCH` hits held (``-C``: their groups, the last one whole) as an event,
         made before they are let go (Ctrl-C while it is made loses none)."""
         n = k = BATCH
-        if self.groups:
+        if self.groups and len(self.groups) != len(self.hits):  # (as many: a hit a group)
             n = k = 0
             while k < len(self.groups) and n < BATCH:
                 n += self.groups[k][1]

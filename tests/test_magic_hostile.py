@@ -203,3 +203,27 @@ def test_newline_in_a_source_url_never_injects_markdown(url):
     assert len(ours) == len(code.views) and all(h.startswith("https://example.com/a%") for h in ours), links
     assert not any(ch.isspace() for href in links for ch in href)
     assert "\n\n" not in text_card(code, "en").split("Source")[1]  # the terminal shows escapes, not line breaks
+
+
+def test_markdown_escaping_is_its_one_substitution_whatever_the_text():
+    """:func:`~sphinx_llmstatus.render.markdown.esc` skips the whitespace substitution where the
+    text's only spaces are single ones and escapes punctuation a character at a time (a flood's
+    Markdown report spent most of its time in one substitution with a template): the same as
+    the definition, on hostile and ordinary text alike."""
+    import html
+    import random
+
+    from sphinx_llmstatus.render.markdown import esc
+    from sphinx_llmstatus.render.text import terminal_safe
+
+    def defined(text: str) -> str:
+        out = re.sub(r"([\\`*_\[\]|~])", r"\\\1", html.escape(terminal_safe(re.sub(r"\s+", " ", text)), quote=True))
+        return "\\" + out if out[:1] in ("#", "-", "+", "=", "!") else out
+
+    pieces = ["a", " ", "  ", "\t", "\n", "\u2028", "\u202e", "\x1b]8;;", "\x9b", "\xa0", "\u3000", "\\", "`",
+              "*", "_", "[", "]", "|", "~", "<", ">", "&", '"', "'", "#", "-", "!", "é", "\udcff", "LLM_FAILED"]
+    rng = random.Random(20)
+    texts = ["".join(rng.choices(pieces, k=rng.randint(0, 12))) for _ in range(5000)]
+    texts += ["[ERROR] GE(42,python) [llm_datadist.cc:12] LinkLlmClusters failed, ret = 1343270921", 1343270921]
+    for text in texts:
+        assert esc(text) == defined(str(text)), repr(text)

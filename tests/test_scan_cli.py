@@ -132,6 +132,23 @@ def test_a_streaming_scan_gives_each_remedy_once():
     assert out.count("remedy as at (standard input):1") == 999
 
 
+def test_markdown_rows_alike_are_laid_out_once_and_each_says_its_own(tmp_path):
+    """Markdown lays out the cells of hits alike once they point to the advice given (a flood's
+    report took 5 times the text's time): each row still has its own line, the first its remedy,
+    a likely consequence its note, another code its own remedy."""
+    log = tmp_path / "a.log"
+    log.write_bytes(b"".join([b"[ERROR] GE(7,python) LinkLlmClusters failed, ret = 1343270921\n" * 3,
+                              b"[ERROR] GE(7,python) Pull failed, ret = 1343270913\n",
+                              b"[ERROR] GE(7,python) Pull failed, ErrorNo: 4294967295(failed)\n",
+                              b"[ERROR] GE(7,python) LinkLlmClusters failed, ret = 1343270921\n"]))
+    rows = [r for r in run("--lang", "en", "--format", "markdown", str(log)).stdout.decode().splitlines()
+            if r.startswith("| ") and "a.log" in r]
+    assert [r.split(" | ")[1] for r in rows] == ["1", "2", "3", "4", "5", "6"]
+    assert "check the network connection" in rows[0] and rows[1].endswith("a.log:1 |") and "remedy as at" in rows[1]
+    assert rows[1].split(" | ")[3:] == rows[2].split(" | ")[3:] == rows[5].split(" | ")[3:]
+    assert "remedy as at" not in rows[3] and "likely a consequence of LLM\\_LINK\\_FAILED" in rows[4]
+
+
 def test_symptoms_and_other_layers_give_their_check_once_too(tmp_path):
     # 300 repeats of an HCCL symptom and code: each check once, later hits point at it (issue 24).
     from test_magic import LAYERS_LOG

@@ -91,6 +91,14 @@ def _split(groups: Sequence[GroupSpan], hits: Sequence[Hit]) -> Iterator[tuple[C
         at += count
 
 
+def _described_alike(hit: Hit) -> tuple:
+    """What a hit's description depends on (its code, family, symptom, token, API) but its line:
+    a face lays out the description of hits alike once it points to the remedy given (a log
+    repeats its codes: a flood of a million lines of one code lays out one)."""
+    return (hit.kind, hit.family, id(hit.code), id(hit.symptom), hit.token, hit.value, hit.evidence,
+            hit.process_api)
+
+
 def _terminal_width() -> int:
     """Columns of the terminal on stdout; :data:`~..render.text.WIDTH` when it is not one."""
     from ..render.text import WIDTH
@@ -213,8 +221,7 @@ class TextFormat(Format):
         """:func:`~..render.text.hit_line` (``text``: that module), its description made once per
         code, family, symptom, token and API once it points to the remedy given (a log repeats its
         codes: a flood of a million lines of one code lays out one)."""
-        key = (hit.kind, hit.family, id(hit.code), id(hit.symptom), hit.token, hit.value, hit.evidence,
-               hit.process_api)
+        key = _described_alike(hit)
         desc = self._descs.get(key)
         if desc is None:
             where = self._remedy_where(hit, file)
@@ -386,6 +393,8 @@ class MarkdownFormat(Format):
         from ..view.hits import AdviceOnce
 
         self._once = AdviceOnce()  # a remedy or check once per code, later rows point at it
+        #: The cells of hits described alike (:func:`_described_alike`) once they point to the advice given.
+        self._cells: dict[tuple | None, str] = {}
 
     def lookup(self, found: Found, full: bool = False) -> str:
         from ..render import markdown
@@ -413,11 +422,21 @@ class MarkdownFormat(Format):
             head = markdown.hits_header(self.lang, with_file=True, with_context=context)
         around = [(n, text.clip_line_text(t)) for n, t in (*before, *after)] if context else None
         named = _named(file or STDIN_LABEL)
-        rows = [self._once.shorten(HitRow.from_hit(h, self.lang, line=text.clip_line(h),
-                                                   where=lambda f, n: f"{_named(f)}:{n}"),
-                                   f"{named}:{h.line_no}", self.lang) for h in own]
-        return head + "".join(markdown.hit_row(row, self.lang, file=file or STDIN_LABEL, context=around) + "\n"
-                              for row in rows)
+        out = [head]
+        for h in own:
+            line = text.clip_line(h)
+            key = _described_alike(h) if h.consequence_of is None else None
+            cells = self._cells.get(key)
+            if cells is None:
+                row = self._once.shorten(HitRow.from_hit(h, self.lang, line=line, where=lambda f, n: f"{_named(f)}:{n}"),
+                                         f"{named}:{h.line_no}", self.lang)
+                cells = markdown.hit_cells(row, self.lang)
+                if key is not None and row.advice_kind != "remedy" and row.advice_kind != "check":  # (given once)
+                    if len(self._cells) >= 4096:
+                        self._cells.clear()
+                    self._cells[key] = cells
+            out.append(markdown.hit_row_of(h.line_no, line, cells, file=file or STDIN_LABEL, context=around) + "\n")
+        return "".join(out)
 
     def merged(self, summary: Mapping[str, Any]) -> str:
         from ..render.markdown import esc

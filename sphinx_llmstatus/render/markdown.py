@@ -26,15 +26,20 @@ from .text import terminal_safe
 _BACKTICK_RE = re.compile(r"`([^`]+)`")
 # Inline Markdown syntax; block markers (#, -, +, =, !) only matter at the start
 # of a line, handled in esc(); < > & are HTML-escaped.
-_MD_SPECIAL_RE = re.compile(r"([\\`*_\[\]|~])")
+_MD_SPECIAL = "\\`*_[]|~"  # (the backslash first: escaping the others adds one)
 _SPACE_RE = re.compile(r"\s+")
 _URL_UNSAFE_RE = re.compile(r"[\s\x00-\x1f\x7f-\x9f<>\\]")
 
 
 def esc(text: object) -> str:
     """Plain text as inert Markdown: HTML-escaped, punctuation backslash-escaped, one line."""
-    flat = terminal_safe(_SPACE_RE.sub(" ", str(text)))
-    out = _MD_SPECIAL_RE.sub(r"\\\1", html.escape(flat, quote=True))
+    flat = str(text)
+    if not flat.isprintable() or "  " in flat:  # (else its only spaces are single ones: a log line's)
+        flat = terminal_safe(_SPACE_RE.sub(" ", flat))
+    out = html.escape(flat, quote=True)
+    for c in _MD_SPECIAL:  # (a scan of the text each, in C: faster than one substitution)
+        if c in out:
+            out = out.replace(c, "\\" + c)
     return "\\" + out if out[:1] in ("#", "-", "+", "=", "!") else out
 
 
@@ -197,18 +202,31 @@ def hit_row(row: HitRow, lang: str, *, file: str | None = None,
             context: Sequence[tuple[int, str]] | None = None) -> str:
     """One occurrence as a table row (no newline); ``file`` fills the file column of
     :func:`hits_header`, ``context`` (``(line number, text)`` pairs) its context column."""
+    return hit_row_of(row.line_no, row.line, hit_cells(row, lang), file=file, context=context)
+
+
+def hit_cells(row: HitRow, lang: str) -> str:
+    """The cells of ``row`` that its code decides (name, recoverable, advice), laid out: what a
+    face may reuse for the rows of one code once its advice was given."""
     recoverable = label(row.recoverable, lang) if row.recoverable in RECOVERABLE_VALUES else row.recoverable
     qualifier = row.qualifier(lang)
     name = _code(row.name) + (f" ({esc(qualifier)})" if qualifier else "")
     advice = (f"{esc(row.advice_label(lang))}: " if row.advice_kind == "check" and row.advice else "") + rich(row.advice)
     if row.note:  # a likely consequence: said before the advice it shares with its cause
         advice = f"*{esc(row.note)}*" + (" " + advice if advice else "")
-    cells = [esc(file)] if file is not None else []
-    cells += [esc(row.line_no), _code(row.line), name, esc(recoverable), advice]
+    return " | ".join((name, esc(recoverable), advice))
+
+
+def hit_row_of(line_no: int, line: str, cells: str, *, file: str | None = None,
+               context: Sequence[tuple[int, str]] | None = None) -> str:
+    """:func:`hit_row` of a line (its number, its text as shown) and the cells its code decides
+    (:func:`hit_cells`)."""
+    head = [esc(file)] if file is not None else []
+    tail = [cells]
     if context is not None:
         # One cell: a table row cannot hold a newline, <br> is what GitHub and Jupyter break on.
-        cells.append("<br>".join(_code(f"{n}: {text}") for n, text in context))
-    return _row(cells)
+        tail.append("<br>".join(_code(f"{n}: {text}") for n, text in context))
+    return _row([*head, esc(line_no), _code(line), *tail])
 
 
 def first_failures(items: Sequence[tuple[str, Hit, Sequence[str]]], lang: str, head: Sequence[str] = (),

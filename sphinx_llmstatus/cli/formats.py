@@ -431,7 +431,7 @@ class MarkdownFormat(Format):
                 row = self._once.shorten(HitRow.from_hit(h, self.lang, line=line, where=lambda f, n: f"{_named(f)}:{n}"),
                                          f"{named}:{h.line_no}", self.lang)
                 cells = markdown.hit_cells(row, self.lang)
-                if key is not None and row.advice_kind != "remedy" and row.advice_kind != "check":  # (given once)
+                if key is not None and (row.advice_kind == "pointer" or not row.advice):  # (the same from now on)
                     if len(self._cells) >= 4096:
                         self._cells.clear()
                     self._cells[key] = cells

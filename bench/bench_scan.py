@@ -230,6 +230,8 @@ def ratios(log: Path, script: Path, rounds: int) -> float:
         "LC_ALL=C grep -cE": f"grep -cE '{pattern}' '{log}'"}
     if not gz and shutil.which("rg"):
         baselines["rg -c"] = f"rg -c '{pattern}' '{log}'"
+    elif not gz:  # (the bars are against both: say so, rather than leave a column out)
+        print("  (rg not installed: ripgrep not measured)")
     ours = {"llmstatus scan --json FILE": f"'{script}' scan --json '{log}' > /dev/null"}
     if not gz:
         ours["cat FILE | llmstatus scan -"] = f"cat '{log}' | '{script}' scan --json - > /dev/null"

@@ -73,30 +73,59 @@ class ZstdFrames:
         self._stream = stream
         self._state, self._need, self._head, self._skip = "magic", 4, b"", 0
         self._checksum = False
+        self._held = b""
+        self._frames = 0  # frames begun
+        #: Whether bytes after a whole frame begin no frame (``zstd -d``: "unknown header"): they
+        #: are not given, for the decoder would fail on them and lose what it decoded before.
+        self.garbage = False
 
     def read(self, size: int = -1) -> bytes:
-        data = self._stream.read(size)
-        pos, n = 0, len(data)
+        given = b""
+        while not given and self._state != "garbage":  # (an empty read is the end: none before it)
+            data = self._stream.read(size)
+            if not data:
+                if self._head and self._state == "magic" and not _magic_start(self._head):
+                    self.garbage, self._state = True, "garbage"  # (a magic number's start: cut short)
+                break
+            given = self._follow(data)
+        return given
+
+    def _follow(self, data: bytes) -> bytes:
+        """Follow ``data`` through the format; what of it to give the decoder now. The start of a
+        magic number after a frame is held back until the rest tells whether a frame begins."""
+        buf, self._held = self._held + data, b""
+        pos, n, base = 0, len(data), len(buf) - len(data)
+        magic_at = 0  # where in ``buf`` the magic number being read began
         while pos < n and self._state != "unknown":
             if self._skip:  # a block's content, a header's fields, a skippable frame: not read
                 step = min(self._skip, n - pos)
                 self._skip -= step
                 pos += step
                 continue
+            if self._state == "magic" and not self._head:
+                magic_at = base + pos
             take = min(self._need - len(self._head), n - pos)
             self._head += data[pos:pos + take]
             pos += take
             if len(self._head) == self._need:
                 self._parsed(int.from_bytes(self._head, "little"))
                 self._head = b""
-        return data
+        if self._state == "unknown" and self._frames:  # after a whole frame: garbage, not given
+            self.garbage, self._state = True, "garbage"
+            return buf[:magic_at]
+        if self._state == "magic" and self._head and self._frames:
+            self._held = buf[magic_at:]
+            return buf[:magic_at]
+        return buf
 
     def _parsed(self, value: int) -> None:
         if self._state == "magic":
             if value == ZSTD_MAGIC:
                 self._state, self._need = "descriptor", 1
+                self._frames += 1
             elif value & ~0xF == ZSTD_SKIPPABLE:
                 self._state, self._need = "skippable", 4
+                self._frames += 1
             else:  # not zstd: the decompressor says so
                 self._state = "unknown"
         elif self._state == "descriptor":
@@ -115,11 +144,18 @@ class ZstdFrames:
             self._state, self._need = "magic", 4
 
     def whole(self) -> bool:
-        """True when the bytes read end where a frame ends (or are not zstd at all)."""
-        return self._state == "unknown" or (self._state == "magic" and not self._head and not self._skip)
+        """True when the bytes read end where a frame ends (or are not zstd at all, or what
+        follows the last frame is not one: :attr:`garbage`)."""
+        return self._state in ("unknown", "garbage") or (self._state == "magic" and not self._head and not self._skip)
 
     def close(self) -> None:
         self._stream.close()
+
+
+def _magic_start(head: bytes) -> bool:
+    """Whether ``head`` (1-3 bytes) begins a frame's magic number or a skippable frame's."""
+    return ZSTD_MAGIC.to_bytes(4, "little").startswith(head) or (
+        0x50 <= head[0] <= 0x5F and b"\x2a\x4d\x18".startswith(head[1:]))
 
 
 class Budget:
@@ -391,6 +427,10 @@ class _ZstdChecked(Salvaged):
 
     def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
         n = super().readinto(buffer)
+        if n == 0 and not self._done and self._frames.garbage:  # type: ignore[attr-defined]
+            self._damage.append('zstd data ends with bytes that are no frame (zstd -d says "unknown header"): '
+                                "the frames before them were scanned")
+            self._done = True
         if n == 0 and not self._done and not self._frames.whole():  # type: ignore[attr-defined]
             self._damage.append("zstd data ends inside a frame (cut short): the lines before the cut were scanned")
             self._done = True

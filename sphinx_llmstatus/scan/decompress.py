@@ -75,9 +75,6 @@ class ZstdFrames:
         self._checksum = False
         self._held = b""
         self._frames = 0  # frames begun
-        #: Whether bytes after a whole frame begin no frame (``zstd -d``: "unknown header"): they
-        #: are not given, for the decoder would fail on them and lose what it decoded before.
-        self.garbage = False
 
     def read(self, size: int = -1) -> bytes:
         given = b""
@@ -85,7 +82,7 @@ class ZstdFrames:
             data = self._stream.read(size)
             if not data:
                 if self._head and self._state == "magic" and not _magic_start(self._head):
-                    self.garbage, self._state = True, "garbage"  # (a magic number's start: cut short)
+                    self._state = "garbage"  # (else a magic number's start: a cut, as whole() says)
                 break
             given = self._follow(data)
         return given
@@ -111,7 +108,7 @@ class ZstdFrames:
                 self._parsed(int.from_bytes(self._head, "little"))
                 self._head = b""
         if self._state == "unknown" and self._frames:  # after a whole frame: garbage, not given
-            self.garbage, self._state = True, "garbage"
+            self._state = "garbage"
             return buf[:magic_at]
         if self._state == "magic" and self._head and self._frames:
             self._held = buf[magic_at:]
@@ -143,6 +140,12 @@ class ZstdFrames:
             self._skip = value
             self._state, self._need = "magic", 4
 
+    @property
+    def garbage(self) -> bool:
+        """Whether bytes after a whole frame begin no frame (``zstd -d``: "unknown header"): they
+        are not given, for the decoder would fail on them and lose what it decoded before."""
+        return self._state == "garbage"
+
     def whole(self) -> bool:
         """True when the bytes read end where a frame ends (or are not zstd at all, or what
         follows the last frame is not one: :attr:`garbage`)."""
@@ -154,8 +157,9 @@ class ZstdFrames:
 
 def _magic_start(head: bytes) -> bool:
     """Whether ``head`` (1-3 bytes) begins a frame's magic number or a skippable frame's."""
+    skippable = ZSTD_SKIPPABLE.to_bytes(4, "little")  # (its first byte's low 4 bits vary)
     return ZSTD_MAGIC.to_bytes(4, "little").startswith(head) or (
-        0x50 <= head[0] <= 0x5F and b"\x2a\x4d\x18".startswith(head[1:]))
+        head[0] & ~0xF == skippable[0] and skippable[1:].startswith(head[1:]))
 
 
 class Budget:

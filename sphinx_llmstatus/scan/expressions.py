@@ -51,14 +51,15 @@ def by_width(words: list[str]) -> list[list[str]]:
 
 
 def alternation(words: list[str]) -> str:
-    """One expression matching each of ``words`` (digits and letters, none a prefix of another)
-    and nothing else, factored as a trie: ``507(?:053|057)``, which ``re`` tries in time linear in
-    the word length, not in their number."""
+    """One expression matching each of ``words`` (digits and letters) and nothing else, factored as
+    a trie: ``507(?:053|057)``, which ``re`` tries in time linear in the word length, not in their
+    number. A word that begins another makes the rest optional: ``id(?:(?:x))?``."""
     if len(words) == 1:
         return re.escape(words[0])
-    heads = sorted({w[0] for w in words})
-    branches = [re.escape(h) + alternation([w[1:] for w in words if w[0] == h]) for h in heads]
-    return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    heads = sorted({w[0] for w in words if w})
+    branches = [re.escape(h) + alternation([w[1:] for w in words if w[:1] == h]) for h in heads]
+    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    return f"(?:{body})?" if "" in words else body
 
 
 def neighbours(registry: Registry) -> list[Family]:
@@ -88,6 +89,31 @@ def other_forms(registry: Registry) -> tuple[tuple[str, str], ...]:
 
 
 _WORD = "A-Za-z0-9_"
+#: An ``==`` or ``!=`` within the 8 characters after a number that
+#: :func:`.verdicts.is_comparison_operand` reads (blanks first, as ``str.lstrip`` strips them).
+OPERAND_AFTER = r"\s{0,6}+[=!]="
+
+
+def clear_before_reversed(suffixes: tuple[str, ...]) -> str:
+    """An expression of a context in which no check of :mod:`.verdicts` refuses a number before
+    which it matches (neither :func:`~.verdicts.in_word`, :func:`~.verdicts.is_field_value` with
+    fields named by ``suffixes``, nor the look before it of
+    :func:`~.verdicts.is_comparison_operand`), read in the reversed line from the character
+    before the number: a sufficient condition, anchored, so ``re`` reads it from one place in C
+    (an expression searched backwards tries every start).
+
+    It is the line's start; a character of no word, separator, quote, blank or id; one of an id's
+    (``-./#%@+``) after no letter or digit; or blanks and quotes with one ``:`` or ``=`` at most
+    (so no ``==`` ends them), not after a ``!``, after no word or after one that names no field
+    whatever its start: none that ends, in any case, with one of ``suffixes`` where a name's last
+    part may start (after ``_``, at the word's start, or at an upper-case letter after a
+    lower-case one or a digit). So ``rc=``, ``zip=``, ``d=`` and a blank after a number are clear;
+    ``remoteIp``, ``x_ID``, ``ErrNum`` and ``==`` are left to the checks."""
+    may_name = (f"(?i:{alternation(sorted({x[::-1] for x in suffixes}))})"
+                "(?:_|(?![A-Za-z0-9_])|(?<=[A-Z])(?=[a-z0-9]))")
+    return (r"""\Z|[^A-Za-z0-9_\s:='"\-./#%@+]|[-./#%@+](?![A-Za-z0-9])"""
+            r"""|(?=[ \t:='"])[ \t"']{0,16}+[:=]?[ \t"']{0,16}+"""
+            rf"""(?:\Z|[^A-Za-z0-9_\s:='"!]|[0-9_]|(?!{may_name})[A-Za-z])""")
 _WORD_CHARS = string.ascii_letters + string.digits + "_"
 
 

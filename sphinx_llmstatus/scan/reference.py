@@ -1,7 +1,7 @@
 """The specification of the recognition rules: every match of every rule, decided on the whole line.
 
 :meth:`.rules.Matcher.tokens` finds the same tokens faster (one alternation,
-verdicts remembered by window); the tests check it against :func:`tokens`
+verdicts remembered by window, numbers in a clear context by text); the tests check it against :func:`tokens`
 here on random lines full of near-misses, and bench/ has the timings. Nothing
 here is tuned: it is meant to be read.
 """

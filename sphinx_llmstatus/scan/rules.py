@@ -13,23 +13,36 @@ unless asked for.
 
 :meth:`Matcher.tokens` is the specification of
 :mod:`sphinx_llmstatus.scan.reference` (every match of every rule's expression,
-decided on the whole line, overlaps dropped leftmost-longest first) with two
+decided on the whole line, overlaps dropped leftmost-longest first) with three
 changes that keep its result: one alternation of the rules' expressions finds
 the next match at each position (it starts with a literal, so ``re`` skips to
-it in C), and a match is decided on the window its rule reads, remembered
-across lines (log lines repeat their codes with the same words around them).
-Every expression is bounded, so the whole is linear in the line.
+it in C); a match is decided on the window its rule reads, remembered across
+lines (log lines repeat their codes with the same words around them); and a
+layout number in a context no check refuses, read by two expressions in C, is
+decided by its text alone, remembered (a line may hold 90,000 numbers, each
+with different neighbours). Every expression is bounded, so the whole is
+linear in the line.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..registry.model import LLM_CODE_BASE, LLM_CODE_MASK, LLM_DATADIST, Registry, StatusCode
 from . import dbcache
-from .expressions import alternation, by_width, common_prefix, neighbours, other_forms, unfielded
-from .verdicts import FIELD_SUFFIXES, HCCL_TRACE, Seen, Tables, Verdict, decide
+from .expressions import (
+    OPERAND_AFTER,
+    alternation,
+    by_width,
+    clear_before_reversed,
+    common_prefix,
+    neighbours,
+    other_forms,
+    unfielded,
+)
+from .verdicts import FIELD_SUFFIXES, HCCL_TRACE, Seen, Tables, Verdict, decide, layout_start
 
 
 @dataclass(frozen=True)
@@ -104,6 +117,18 @@ _ANSI_RE = re.compile(r"\x1b\[[0-?]{0,32}[ -/]{0,4}[@-~]")
 #: Verdicts remembered across lines (then forgotten all at once).
 _REMEMBERED = 1 << 14
 _UNSEEN = object()
+#: The rules of layout numbers (:meth:`Matcher.verdict`).
+_LAYOUT = frozenset({"lh", "ld"})
+
+
+class OnLine(NamedTuple):
+    """What the verdicts on one line share: the line, the line reversed (what comes before a
+    number is read forwards there), and where each qualifier link before a position starts (the
+    names of a chain share their links: :class:`~.verdicts.Seen`)."""
+
+    text: str
+    reversed: str
+    links: dict[int, int | None]
 
 
 @dataclass(slots=True)
@@ -172,15 +197,17 @@ class Matcher:
         self._hexes = sorted(f"{v:08x}" for v in self.shared_values if v >= 0x10000000)
         self._decimals = [str(v) for v in sorted(self.shared_values)]
         self.expressions = self._expressions()
-        # Repeats are possessive: ``re`` then keeps no backtracking state per repeat.
-        self._any = re.compile("|".join(f"(?:{x})" for _, x in self.expressions).replace("}", "}+"))
-        self._heads = {n[:4] for n in self.names}
-        hexes = self._hexes
-        self._shared_texts = {*self._decimals, *hexes, *(h.upper() for h in hexes)}
-        self.literals = self._literals(sorted(self._heads))
+        # Repeats are possessive: ``re`` then keeps no backtracking state per repeat. Each rule's
+        # expression ends with an empty group: the match's ``lastindex`` names its rule (a group
+        # around the whole expression would stop ``re`` skipping to the literals: 5-10x the time).
+        self._any = re.compile("|".join(f"(?:{x}())" for _, x in self.expressions).replace("}", "}+"))
+        self._kinds = ("", *(kind for kind, _ in self.expressions))
+        self.literals = self._literals(sorted({n[:4] for n in self.names}))
         self.prefilter = self._prefilter()
         self.prefilter_coloured = self._prefilter(fields=False)
         self._verdicts: dict[tuple, Verdict | None] = {}
+        self._clear_before = re.compile(clear_before_reversed(FIELD_SUFFIXES)).match
+        self._operand_after = re.compile(OPERAND_AFTER).match
 
     def _expressions(self) -> list[tuple[str, str]]:
         """``(kind, expression)`` of every rule, one per literal start: names (whole words),
@@ -250,23 +277,6 @@ class Matcher:
                (re.escape(HCCL_TRACE) + "[0-9]{1,2}").encode())
         )
 
-    def kind_of(self, text: str) -> str:
-        """The rule whose expression matched ``text`` in the alternation (their matches differ in
-        how they start: a name's head, ``0x``, the layout's prefixes, a shared value)."""
-        if text.startswith(HCCL_TRACE):
-            return "hr"
-        if text[:4] in self._heads:
-            return "name"
-        if text[:2] in ("0x", "0X"):
-            return "ov"
-        if len(text) == 8 and text[:4] == self._hex_prefix and text[4] in "bB":
-            return "lh"
-        if text in self._shared_texts:
-            return "sv"
-        if self._dec_prefix and len(text) == self._dec_width and text.startswith(self._dec_prefix):
-            return "ld"
-        return "ov"
-
     def tokens(self, line: str, lo: int = 0, hi: int | None = None, include_success: bool = False) -> list[Token]:
         """The tokens of ``line`` whose match starts in ``[lo, hi)``, left to right.
 
@@ -282,11 +292,12 @@ class Matcher:
         hi = len(line) if hi is None else hi
         search, stop = self._any.search, min(len(line), hi + _PAST_HI)
         spans: list[tuple[int, int, Verdict, int]] = []
-        links: dict[int, int | None] = {}  # the qualifier links of this line (verdicts.Seen)
+        on = OnLine(line, line[::-1], {})
+        kinds = self._kinds
         m = search(line, max(0, lo - _BEFORE_LO), stop)
         while m is not None and m.start() < hi:
             s, e = m.span()
-            verdict = self.verdict(line, s, e, include_success, links)
+            verdict = self.verdict(on, s, e, kinds[m.lastindex], include_success)  # type: ignore[index]
             if verdict is not None:
                 spans.append((s + verdict.start, s + verdict.end, verdict, s))
             m = search(line, s + 1, stop)
@@ -303,23 +314,47 @@ class Matcher:
                 widths.update(range(len(str(low)), len(str(high)) + 1))
         return frozenset(widths)
 
-    def verdict(self, line: str, s: int, e: int, include_success: bool,
-                links: dict[int, int | None] | None = None) -> Verdict | None:
-        """The verdict on the match ``line[s:e]``, remembered by the window its rule reads (a
-        qualified name's reaches back over its chain); decided on that window, a qualified name's
-        on the line with its ``links`` (the names of a chain share them)."""
-        kind = self.kind_of(line[s:e])
+    def verdict(self, on: OnLine, s: int, e: int, kind: str, include_success: bool) -> Verdict | None:
+        """The verdict of the rule ``kind`` on the match ``on.text[s:e]``, remembered: a layout
+        number's by its text where its context is clear (:meth:`_clear`: its verdict then
+        depends on nothing else), else decided at once (a line may hold thousands of
+        different ones); others by the window their rule reads (a qualified name's reaches back
+        over its chain), decided on that window, a qualified name's on the line with its links
+        (the names of a chain share them)."""
+        line = on.text
+        if kind in _LAYOUT:
+            start = layout_start(line, s, kind == "lh")
+            if not self._clear(on, start, e):
+                return decide(self.tables, Seen(line, s, e, kind), include_success)
+            key: tuple = (include_success, line[start:e])
+            verdict = self._verdicts.get(key, _UNSEEN)
+            if verdict is _UNSEEN:
+                verdict = self._remember(key, Seen(line, s, e, kind), include_success)
+            return verdict  # type: ignore[return-value]
         qualified = kind == "name" and s > 0 and line[s - 1] in ".:"
         before, after = REACH["qualified" if qualified else kind]
         w0 = max(0, s - before)
         key = (kind, include_success, s - w0, e - w0, line[w0:e + after])
         verdict = self._verdicts.get(key, _UNSEEN)
         if verdict is _UNSEEN:
-            if len(self._verdicts) >= _REMEMBERED:
-                self._verdicts.clear()
-            seen = Seen(line, s, e, kind, links) if qualified else Seen(key[4], s - w0, e - w0, kind)
-            verdict = self._verdicts[key] = decide(self.tables, seen, include_success)
+            seen = Seen(line, s, e, kind, on.links) if qualified else Seen(key[4], s - w0, e - w0, kind)
+            verdict = self._remember(key, seen, include_success)
         return verdict  # type: ignore[return-value]
+
+    def _clear(self, on: OnLine, start: int, end: int) -> bool:
+        """True when the number ``on.text[start:end]`` is in a context no check refuses
+        (:func:`~.expressions.clear_before_reversed`, :data:`~.expressions.OPERAND_AFTER`): its
+        verdict then depends on its text alone. The checks themselves, a Python step at a time,
+        cost a line of 90,000 layout numbers after ``rc=`` or a blank most of its scan."""
+        return (self._clear_before(on.reversed, len(on.text) - start) is not None
+                and self._operand_after(on.text, end) is None)
+
+    def _remember(self, key: tuple, seen: Seen, include_success: bool) -> Verdict | None:
+        """Decide ``seen`` and remember its verdict by ``key`` (at most :data:`_REMEMBERED`, then all are forgotten)."""
+        if len(self._verdicts) >= _REMEMBERED:
+            self._verdicts.clear()
+        verdict = self._verdicts[key] = decide(self.tables, seen, include_success)
+        return verdict
 
 
 def blank_colours(line: str) -> str:

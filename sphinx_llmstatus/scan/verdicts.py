@@ -9,6 +9,7 @@ comparison on either side. Every look is bounded and linear.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Container
 from typing import NamedTuple
@@ -24,18 +25,19 @@ _KEYWORD = (
     r"[ \t]{0,4}(?:(?<![=!<>])[:=](?!=)|[ \t]is|\[|\()?[ \t]{0,4}"
 )
 KEYWORD_END = re.compile(_KEYWORD + r"\Z", re.IGNORECASE)
+#: More characters than a keyword's match spans (``return value``, blanks, ``:`` and blanks: 23).
+_KEYWORD_REACH = 28
 # "<name> =" / "<name>:" right before a number, the name or the value quoted or not (JSON, a
 # Python dict: ``{"ip": 1343270921}``, ``ip='1343270921'``): a field, when the name's end says so.
 # The name is the word before the separator, or its last 40 characters: its end is what tells, so
 # a multi-pattern engine, which reads no further back, can tell the same
-# (:func:`.expressions.unfielded`). A whole word first: the look-behind fails a start within a word
-# at once (tried from every start, the field checks of a dense 1 MB line took 4.5x the time).
+# (:func:`.expressions.unfielded`).
 #: A field's separator: ``=``, ``:`` or blanks, and the quote a name or a value may have.
 FIELD_SEPARATOR = r"(?:[ \t]{0,4}[:=][ \t]{0,4}|[ \t]{1,4})"
 QUOTE = "[\"']"
-_NAME_END = f"{QUOTE}?{FIELD_SEPARATOR}{QUOTE}?\\Z"
-_FIELD_END = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z0-9_]{1,40}+)" + _NAME_END)
-_FIELD_TAIL = re.compile(r"([A-Za-z0-9_]{1,40}+)" + _NAME_END)
+#: What lies between a field's name and its value (:func:`is_field_value`), and its characters.
+_GAP = re.compile(f"{QUOTE}?{FIELD_SEPARATOR}{QUOTE}?")
+_GAP_CHARS = " \t:='\""
 #: What a field's name ends with when its value is no code (an IP written as an integer, a
 #: port, an id): snake_case and camelCase (``cluster_id``, ``remoteIp``, ``devicePort``).
 FIELD_SUFFIXES = (
@@ -43,7 +45,9 @@ FIELD_SUFFIXES = (
     "len", "length", "offset", "seq", "index", "idx", "hash", "key", "time", "ts", "timestamp", "count",
     "num", "number", "timeout", "device", "dev",
 )
-_STATUS_NAMES = re.compile(r"(?:ret|rc|result|status|err|error|errno|code)", re.IGNORECASE)
+#: A field's name whose last part is one of these names a status, not a field (``error_code``).
+STATUS_WORDS = ("ret", "rc", "result", "status", "err", "error", "errno", "code")
+_STATUS_NAMES = re.compile("|".join(STATUS_WORDS), re.IGNORECASE)
 _REPR_TAIL = re.compile(r"[ \t]{0,8}:[ \t]{0,8}-?\d{1,20}[ \t]{0,8}>")
 _WORD_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
 _CAMEL = re.compile(r"_|(?<=[a-z0-9])(?=[A-Z])")
@@ -125,13 +129,19 @@ def layout(t: Tables, seen: Seen) -> Verdict | None:
     """A number of the LLM DataDist layout, decimal or hex, as a token of its own and no field's value."""
     line, s, end = seen.text, seen.start, seen.end
     hexed = seen.kind == "lh"
-    start = s - 2 if hexed and line[max(0, s - 2):s] in ("0x", "0X") else s
-    if in_word(line, start) or not ends_number(line, end):
+    start = layout_start(line, s, hexed)
+    # Where it ends the rule's expression tells (no word nor dotted id goes on).
+    if in_word(line, start):
         return None
     value = int(line[s:end], 16 if hexed else 10)
     if (value & LLM_CODE_MASK) != LLM_CODE_BASE or value > 0xFFFFFFFF or is_field_value(line, start, t.names):
         return None
     return Verdict(start - s, end - s, "layout", value, t.registry.by_value(value))
+
+
+def layout_start(line: str, s: int, hexed: bool) -> int:
+    """Where the layout number matched at ``s`` starts: with its ``0x``, if hex and it has one."""
+    return s - 2 if hexed and line[max(0, s - 2):s] in ("0x", "0X") else s
 
 
 def _after_keyword(seen: Seen) -> int | None:
@@ -141,7 +151,12 @@ def _after_keyword(seen: Seen) -> int | None:
     start = s - 2 if line[max(0, s - 2):s] in ("0x", "0X") and line[s:s + 2] not in ("0x", "0X") else s
     if in_word(line, start) or not ends_number(line, end):
         return None
-    return start if KEYWORD_END.search(line, max(0, start - 28), start) is not None else None
+    return start if keyword_before(line, start) else None
+
+
+def keyword_before(line: str, s: int) -> bool:
+    """True when a status keyword and its separator end at ``s`` (``ret = ``, ``error code is``)."""
+    return KEYWORD_END.search(line, max(0, s - _KEYWORD_REACH), s) is not None
 
 
 def shared(t: Tables, seen: Seen) -> Verdict | None:
@@ -200,7 +215,7 @@ def in_word(line: str, s: int) -> bool:
     if s == 0:
         return False
     c = line[s - 1]
-    if word_char(c):
+    if c in _WORD_CHARS:  # (one character: word_char, without a call)
         return True
     return c in "-./#%@+" and s >= 2 and line[s - 2].isascii() and line[s - 2].isalnum()
 
@@ -242,17 +257,38 @@ def _link_start(line: str, hi: int) -> int | None:
 
 
 def is_field_value(line: str, s: int, codes: Container[str]) -> bool:
-    """True when the number at ``s`` is the value of a field such as ``remote_ip=`` or ``port:``:
-    the name is told by its end, whatever comes before (``the_peer_listen_ip=``, ``_ip:``), either
-    may be quoted (``"ip": 1343270921``, ``port='1343270922'``); never after a status code's name
-    in ``codes`` (``LLM_TIMEOUT 1343270921`` is two codes, though the name ends like a ``timeout``
-    field)."""
-    lo = max(0, s - 48)
-    m = _FIELD_END.search(line, lo, s) or _FIELD_TAIL.search(line, lo, s)
-    if m is None:
-        return False
-    field = m.group(1)
-    if field in codes or _STATUS_NAMES.fullmatch(field.rsplit("_", 1)[-1]) or KEYWORD_END.search(line, lo, s):
+    """True when the number at ``s`` is the value of a field such as ``remote_ip=`` or ``port:``
+    (:func:`field_name`): the name is told by its end, whatever comes before (``the_peer_listen_ip=``,
+    ``_ip:``); never after a status code's name in ``codes`` (``LLM_TIMEOUT 1343270917`` is two
+    codes, though the name ends like a ``timeout`` field) nor a status keyword (``err_num=``)."""
+    field = field_name(line, s)
+    return field is not None and field not in codes and _named_field(field) and not keyword_before(line, s)
+
+
+def field_name(line: str, s: int) -> str | None:
+    """The name of the field whose value would start at ``s``, if any: either may be quoted
+    (``"ip": 1343270921``, ``port='1343270922'``).
+
+    As an expression, the name is the group of ``(?<![A-Za-z0-9_])([A-Za-z0-9_]{1,40}+)`` or
+    else of ``([A-Za-z0-9_]{1,40}+)``, followed by a quote or none, a :data:`FIELD_SEPARATOR` and a
+    quote or none, searched in the 48 characters before ``s`` and ending there: the word's last 40
+    characters within them. It is read backwards with ``str.rstrip`` in C instead: an expression
+    searched backwards tries every start (on a 1 MB line of numbers after ``rc=``, its three
+    searches a number were a third of the scan)."""
+    if s == 0 or line[s - 1] not in _GAP_CHARS:  # (most numbers: no separator right before)
+        return None
+    before = line[max(0, s - 48):s]
+    head = before.rstrip(_GAP_CHARS)
+    if len(head) == len(before) or _GAP.fullmatch(before, len(head)) is None:
+        return None
+    return head[len(head.rstrip(_WORD_CHARS)):][-40:] or None
+
+
+@functools.lru_cache(maxsize=4096)
+def _named_field(field: str) -> bool:
+    """True when ``field`` (a word) names a field whose value is no code: it ends with one of
+    :data:`FIELD_SUFFIXES` as snake or camel case, or is one, and its last part is no status word."""
+    if _STATUS_NAMES.fullmatch(field.rsplit("_", 1)[-1]):
         return False
     last = _CAMEL.split(field)[-1].lower()
     return last in FIELD_SUFFIXES or field.lower() in FIELD_SUFFIXES
@@ -260,6 +296,9 @@ def is_field_value(line: str, s: int, codes: Container[str]) -> bool:
 
 def is_comparison_operand(line: str, start: int, end: int) -> bool:
     """True for the operand of ``==`` or ``!=`` (``Check failed: ret == LLM_SUCCESS``)."""
+    near = line[max(0, start - 8):end + 8]
+    if "=" not in near:  # (most numbers: one search in C)
+        return False
     before = line[max(0, start - 8):start].rstrip()
     after = line[end:end + 8].lstrip()
     return before.endswith(("==", "!=")) or after.startswith(("==", "!="))

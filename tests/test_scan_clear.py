@@ -1,0 +1,95 @@
+"""A layout number in a clear context is decided by its text alone (issue 20).
+
+A 1 MB line of 90,000 layout numbers after ``rc=`` or a blank paid Python's
+checks of each number's context (``verdicts.in_word``, ``is_field_value``,
+``is_comparison_operand``) a step at a time: 1.3-2 s. ``Matcher`` now reads a
+sufficient condition for passing them all with two expressions in C
+(``expressions.clear_before_reversed`` in the reversed line, ``OPERAND_AFTER``)
+and remembers such a number's verdict by its text. Checked here: the condition
+never holds where a check refuses; the name of a field (``verdicts.field_name``),
+now read with ``str.rstrip``, is the one the expression it states finds; and whole lines decide as the
+specification (``tests/test_scan_dense.py`` compares more).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from sphinx_llmstatus.scan import engine, reference
+from sphinx_llmstatus.scan.rules import OnLine
+from sphinx_llmstatus.scan.verdicts import (
+    FIELD_SEPARATOR,
+    QUOTE,
+    field_name,
+    in_word,
+    is_comparison_operand,
+    is_field_value,
+    layout_start,
+)
+
+# What comes before a number, in pieces: field names in every case and glue, status words and
+# keywords, separators (valid, too long, doubled), comparisons, ids, blanks outside ASCII.
+PIECES = [*map(chr, range(32, 127)), "\t", "\u3000", "\u2028", "\x85", "é", "ip", "Ip", "IP", "iP", "zip", "Zip",
+          "zIP", "port", "_id", "_ID", "xId", "x1Id", "rc", "ret", "err", "error ", "code", "num", "Num", "errNum",
+          "err_num", "error num", "LLM_TIMEOUT", "timeout", "TimeOut", " = ", ": ", "  =  ", "     ", "errno",
+          "ret_code", "x" * 41, "A" * 39, "==", "!=", "!", "0x", "size", "_SIZE", "IPs", "ts", "d", "e", "'", '"']
+NUMBERS = ["1343270921", "0x5010b009", "5010b00d", "0X5010BFFF"]
+
+
+def _context(rnd: random.Random) -> tuple[str, int, int]:
+    before = "".join(rnd.choice(PIECES) for _ in range(rnd.randint(0, 12)))
+    number = rnd.choice(NUMBERS)
+    line = before + number + "".join(rnd.choice(PIECES) for _ in range(rnd.randint(0, 5)))
+    return line, len(before), len(before) + len(number)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_clear_context_passes_every_check(seed):
+    rnd = random.Random(seed)
+    matcher, clear = engine.scanner().matcher, 0
+    for _ in range(20_000):
+        line, start, end = _context(rnd)
+        if matcher._clear(OnLine(line, line[::-1], {}), start, end):
+            clear += 1
+            assert not in_word(line, start), line
+            assert not is_field_value(line, start, matcher.names), line
+            assert not is_comparison_operand(line, start, end), line
+    assert clear > 4_000  # the condition is met often, or it tests nothing
+
+
+# The expression is_field_value states in its docstring, searched as it was until 2026-12.
+_NAME_END = f"{QUOTE}?{FIELD_SEPARATOR}{QUOTE}?\\Z"
+_FIELD_END = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z0-9_]{1,40}+)" + _NAME_END)
+_FIELD_TAIL = re.compile(r"([A-Za-z0-9_]{1,40}+)" + _NAME_END)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_field_read_backwards_is_the_expression(seed):
+    rnd = random.Random(seed)
+    for _ in range(20_000):
+        line, start, _end = _context(rnd)
+        lo = max(0, start - 48)
+        m = _FIELD_END.search(line, lo, start) or _FIELD_TAIL.search(line, lo, start)
+        assert field_name(line, start) == (m.group(1) if m else None), line
+
+
+@pytest.mark.parametrize("line", [
+    "rc=1343270921 rc=1343271024 d=1343270922 zip=1343270923 0x5010b00d 0x5010b00e x_ID 1343270924",
+    "remoteIp 1343270921 ErrNum=1343270921 error num 1343270921 err_num=1343270921 !=1343270921 ! = 1343270921",
+    "'rc': 1343270921, \"x\": 0x5010b009 rc  =  1343270921 a\u3000= 1343270921 ==\u30001343270921 ret == 5010b009",
+])
+def test_lines_of_clear_and_unclear_numbers_decide_as_the_specification(line):
+    matcher = engine.scanner().matcher
+    for text in (line, line * 500):
+        found = sorted((s, s + t.end - t.start, t.kind, t.value, t.code)
+                       for t in matcher.tokens(text) for s in t.occurrences())
+        assert found == reference.tokens(matcher, text)
+
+
+def test_a_hex_number_starts_at_its_0x():
+    assert layout_start("ret=0x5010b009", 6, hexed=True) == 4
+    assert layout_start("ret=5010b009", 4, hexed=True) == 4
+    assert layout_start("0x1343270921", 2, hexed=False) == 2

@@ -7,7 +7,8 @@ sufficient condition for passing them all with two expressions in C
 (``expressions.clear_before_reversed`` in the reversed line, ``OPERAND_AFTER``)
 and remembers such a number's verdict by its text. Checked here: the condition
 never holds where a check refuses; the name of a field (``verdicts.field_name``),
-now read with ``str.rstrip``, is the one the expression it states finds; and whole lines decide as the
+now read with ``str.rstrip``, is the one the expression it states finds, and
+the status keywords, now read in the reversed text, are the expression they were; and whole lines decide as the
 specification (``tests/test_scan_dense.py`` compares more).
 """
 
@@ -27,6 +28,7 @@ from sphinx_llmstatus.scan.verdicts import (
     in_word,
     is_comparison_operand,
     is_field_value,
+    keyword_before,
     layout_start,
 )
 
@@ -74,6 +76,24 @@ def test_the_field_read_backwards_is_the_expression(seed):
         lo = max(0, start - 48)
         m = _FIELD_END.search(line, lo, start) or _FIELD_TAIL.search(line, lo, start)
         assert field_name(line, start) == (m.group(1) if m else None), line
+
+
+# The status keywords as one expression, searched backwards as they were until 2026-12.
+_KEYWORD_END = re.compile(
+    r"(?<![A-Za-z0-9])(?:ret(?:_?code|_?val(?:ue)?)?|return(?:[ _](?:code|value))?|rc|result(?:[ _]code)?"
+    r"|status(?:[ _]?code)?|err(?:or)?(?:[ _]?(?:code|no|num))?|errno|code)"
+    r"[ \t]{0,4}(?:(?<![=!<>])[:=](?!=)|[ \t]is|\[|\()?[ \t]{0,4}\Z", re.IGNORECASE)
+_KEYWORD_PIECES = [*PIECES, "RET", "Ret", "return", "RC", "result", "status", "ERROR", "_code", "val", "value",
+                   " no", " is", " IS", "<=", ">=", ": ", "\t\t", "k_", "[", "("]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_keyword_read_backwards_is_the_expression(seed):
+    rnd = random.Random(seed)
+    for _ in range(20_000):
+        before = "".join(rnd.choice(_KEYWORD_PIECES) for _ in range(rnd.randint(0, 10)))
+        line, s = before + rnd.choice(["507053", "ffffffff", "=5"]), len(before)
+        assert keyword_before(line, s) == (_KEYWORD_END.search(line, max(0, s - 48), s) is not None), line
 
 
 @pytest.mark.parametrize("line", [

@@ -251,17 +251,15 @@ def dumps(value: Any, indent: int | None = None) -> str:
     import json
 
     text = json.dumps(value, ensure_ascii=False, indent=indent)
-    unsafe, in_ascii = _unsafe()
-    if text.isascii() and not any(c in text for c in in_ascii):  # most lines (isascii reads a flag)
+    if text.isprintable():  # none of them is (json escapes C0 and a newline of ``indent`` is)
         return text
     # Only strings can hold these characters: JSON's own syntax is ASCII.
-    return unsafe.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _unsafe().sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 @functools.lru_cache(maxsize=1)
-def _unsafe() -> tuple[re.Pattern[str], str]:
-    """The characters :func:`dumps` escapes, and those of them that are ASCII (DEL)."""
+def _unsafe() -> re.Pattern[str]:
+    """The characters :func:`dumps` escapes."""
     from .text import UNSAFE_BEYOND_C0
 
-    unsafe = re.compile(f"[{UNSAFE_BEYOND_C0}]")
-    return unsafe, "".join(c for c in map(chr, range(128)) if unsafe.match(c))
+    return re.compile(f"[{UNSAFE_BEYOND_C0}]")

@@ -12,6 +12,7 @@ import string
 from typing import NamedTuple
 
 from ..registry.model import LLM_DATADIST, Family, Registry
+from .alternation import alternation
 from .verdicts import FIELD_SEPARATOR as _SEP
 from .verdicts import QUOTE as _QUOTE
 
@@ -48,18 +49,6 @@ def by_width(words: list[str]) -> list[list[str]]:
     """``words`` grouped by length, shortest first, at most :data:`GROUP_MAX` to a group."""
     groups = [sorted(w for w in words if len(w) == n) for n in sorted({len(w) for w in words})]
     return [group[i:i + GROUP_MAX] for group in groups for i in range(0, len(group), GROUP_MAX)]
-
-
-def alternation(words: list[str]) -> str:
-    """One expression matching each of ``words`` (digits and letters) and nothing else, factored as
-    a trie: ``507(?:053|057)``, which ``re`` tries in time linear in the word length, not in their
-    number. A word that begins another makes the rest optional: ``id(?:(?:x))?``."""
-    if len(words) == 1:
-        return re.escape(words[0])
-    heads = sorted({w[0] for w in words if w})
-    branches = [re.escape(h) + alternation([w[1:] for w in words if w[:1] == h]) for h in heads]
-    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-    return f"(?:{body})?" if "" in words else body
 
 
 def neighbours(registry: Registry) -> list[Family]:

@@ -32,9 +32,9 @@ from typing import NamedTuple
 
 from ..registry.model import LLM_CODE_BASE, LLM_CODE_MASK, LLM_DATADIST, Registry, StatusCode
 from . import dbcache
+from .alternation import alternation
 from .expressions import (
     OPERAND_AFTER,
-    alternation,
     by_width,
     clear_before_reversed,
     common_prefix,
@@ -285,7 +285,8 @@ class Matcher:
         matches up to :data:`_BEFORE_LO` characters before ``lo`` are decided
         too, as a token among them may cover one after ``lo``. Each
         position where an expression matches is decided (a match that is no
-        token hides none after it); occurrences decided alike come back as one
+        token hides none after it) but within a layout number, where every
+        verdict refuses; occurrences decided alike come back as one
         :class:`Token` (``starts``).
         """
         line = blank_colours(line)
@@ -297,10 +298,13 @@ class Matcher:
         m = search(line, max(0, lo - _BEFORE_LO), stop)
         while m is not None and m.start() < hi:
             s, e = m.span()
-            verdict = self.verdict(on, s, e, kinds[m.lastindex], include_success)  # type: ignore[index]
+            kind = kinds[m.lastindex]  # type: ignore[index]
+            verdict = self.verdict(on, s, e, kind, include_success)
             if verdict is not None:
                 spans.append((s + verdict.start, s + verdict.end, verdict, s))
-            m = search(line, s + 1, stop)
+            # Every match that starts after a letter, digit or ``_`` is refused (but after ``0x``),
+            # so none within a layout number (hex digits, no ``x``) is tried.
+            m = search(line, e if kind in _LAYOUT else s + 1, stop)
         return grouped(spans, lo)
 
     def digit_widths(self) -> frozenset[int]:

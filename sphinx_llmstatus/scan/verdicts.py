@@ -16,16 +16,27 @@ from typing import NamedTuple
 
 from ..registry.layout import hccl_error
 from ..registry.model import LLM_CODE_BASE, LLM_CODE_MASK, Registry, StatusCode
+from .alternation import alternation
 
-#: Status keywords before a shared number (``k_ret = ffffffff``, ``ErrorNo: 4294967295``).
-_KEYWORD = (
-    r"(?<![A-Za-z0-9])"
-    r"(?:ret(?:_?code|_?val(?:ue)?)?|return(?:[ _](?:code|value))?|rc|result(?:[ _]code)?"
-    r"|status(?:[ _]?code)?|err(?:or)?(?:[ _]?(?:code|no|num))?|errno|code)"
-    r"[ \t]{0,4}(?:(?<![=!<>])[:=](?!=)|[ \t]is|\[|\()?[ \t]{0,4}"
+#: Status keywords before a shared number (``k_ret = ffffffff``, ``ErrorNo: 4294967295``), in any
+#: case: a word, or a head, a joiner and a tail (``ret_code``, ``error no``, ``statuscode``).
+_KEYWORD_WORDS = ("ret", "return", "rc", "result", "status", "err", "error", "errno", "code")
+_KEYWORD_JOINED = (
+    (("ret",), ("", "_"), ("code", "val", "value")),
+    (("return",), (" ", "_"), ("code", "value")),
+    (("result",), (" ", "_"), ("code",)),
+    (("status",), ("", " ", "_"), ("code",)),
+    (("err", "error"), ("", " ", "_"), ("code", "no", "num")),
 )
-KEYWORD_END = re.compile(_KEYWORD + r"\Z", re.IGNORECASE)
-#: More characters than a keyword's match spans (``return value``, blanks, ``:`` and blanks: 23).
+KEYWORDS = tuple(sorted({*_KEYWORD_WORDS, *(head + joiner + tail for heads, joiners, tails in _KEYWORD_JOINED
+                                             for head in heads for joiner in joiners for tail in tails)}))
+# A keyword (after no letter or digit), blanks, a separator (``:``, ``=``, `` is``, ``[``, ``(``, or
+# none) and blanks, right before a number: read backwards, in the reversed text before it (an
+# expression searched backwards tries every start). ``==``, ``!=``, ``<=`` and ``>=`` are no separator.
+_KEYWORD_BEFORE = re.compile(
+    r"[ \t]{0,4}(?:(?<!=)[:=](?![=!<>])|si[ \t]|\[|\()?[ \t]{0,4}"
+    f"{alternation(sorted(k[::-1] for k in KEYWORDS))}(?![A-Za-z0-9])", re.IGNORECASE)
+#: More characters than a keyword and its separator span (``return value``, blanks, ``:``, blanks: 23).
 _KEYWORD_REACH = 28
 # "<name> =" / "<name>:" right before a number, the name or the value quoted or not (JSON, a
 # Python dict: ``{"ip": 1343270921}``, ``ip='1343270921'``): a field, when the name's end says so.
@@ -156,7 +167,7 @@ def _after_keyword(seen: Seen) -> int | None:
 
 def keyword_before(line: str, s: int) -> bool:
     """True when a status keyword and its separator end at ``s`` (``ret = ``, ``error code is``)."""
-    return KEYWORD_END.search(line, max(0, s - _KEYWORD_REACH), s) is not None
+    return _KEYWORD_BEFORE.match(line[max(0, s - _KEYWORD_REACH):s][::-1]) is not None
 
 
 def shared(t: Tables, seen: Seen) -> Verdict | None:

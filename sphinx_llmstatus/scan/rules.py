@@ -27,6 +27,7 @@ linear in the line.
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -42,7 +43,18 @@ from .expressions import (
     other_forms,
     unfielded,
 )
-from .verdicts import FIELD_SUFFIXES, HCCL_TRACE, Seen, Tables, Verdict, decide, layout_start
+from .verdicts import (
+    FIELD_SUFFIXES,
+    HCCL_TRACE,
+    Seen,
+    Tables,
+    Verdict,
+    decide,
+    in_word,
+    is_comparison_operand,
+    layout_start,
+    word_char,
+)
 
 
 @dataclass(frozen=True)
@@ -294,12 +306,13 @@ class Matcher:
         search, stop = self._any.search, min(len(line), hi + _PAST_HI)
         spans: list[tuple[int, int, Verdict, int]] = []
         on = OnLine(line, line[::-1], {})
-        kinds = self._kinds
+        kinds, windowed = self._kinds, self._windowed
+        by_kind = {"lh": self._layout, "ld": self._layout, "name": self._name}
         m = search(line, max(0, lo - _BEFORE_LO), stop)
         while m is not None and m.start() < hi:
             s, e = m.span()
             kind = kinds[m.lastindex]  # type: ignore[index]
-            verdict = self.verdict(on, s, e, kind, include_success)
+            verdict = by_kind.get(kind, windowed)(on, s, e, kind, include_success)
             if verdict is not None:
                 spans.append((s + verdict.start, s + verdict.end, verdict, s))
             # Every match that starts after a letter, digit or ``_`` is refused (but after ``0x``),
@@ -318,23 +331,46 @@ class Matcher:
                 widths.update(range(len(str(low)), len(str(high)) + 1))
         return frozenset(widths)
 
-    def verdict(self, on: OnLine, s: int, e: int, kind: str, include_success: bool) -> Verdict | None:
-        """The verdict of the rule ``kind`` on the match ``on.text[s:e]``, remembered: a layout
-        number's by its text where its context is clear (:meth:`_clear`: its verdict then
-        depends on nothing else), else decided at once (a line may hold thousands of
-        different ones); others by the window their rule reads (a qualified name's reaches back
-        over its chain), decided on that window, a qualified name's on the line with its links
-        (the names of a chain share them)."""
+    def _layout(self, on: OnLine, s: int, e: int, kind: str, include_success: bool) -> Verdict | None:
+        """The verdict on a layout number: remembered by its text where its context is clear (no
+        check refuses it: :func:`~.expressions.clear_before_reversed`,
+        :data:`~.expressions.OPERAND_AFTER`, read by two expressions in C; its verdict then depends
+        on nothing else), else decided at once (a line may hold thousands of different ones). The
+        checks themselves, a Python step at a time, cost a line of 90,000 layout numbers after
+        ``rc=`` or a blank most of its scan."""
         line = on.text
-        if kind in _LAYOUT:
-            start = layout_start(line, s, kind == "lh")
-            if not self._clear(on, start, e):
-                return decide(self.tables, Seen(line, s, e, kind), include_success)
-            key: tuple = (include_success, line[start:e])
-            verdict = self._verdicts.get(key, _UNSEEN)
-            if verdict is _UNSEEN:
-                verdict = self._remember(key, Seen(line, s, e, kind), include_success)
-            return verdict  # type: ignore[return-value]
+        start = layout_start(line, s, kind == "lh")
+        if (self._clear_before(on.reversed, len(line) - start) is None
+                or self._operand_after(line, e) is not None):
+            # Within a word or an id (``a.1343270921``, ``/5010b009``) it is none: said at once.
+            return None if in_word(line, start) else decide(self.tables, Seen(line, s, e, kind), include_success)
+        key = (include_success, line[start:e])
+        verdict = self._verdicts.get(key, _UNSEEN)
+        if verdict is _UNSEEN:
+            verdict = self._remember(key, Seen(line, s, e, kind), include_success)
+        return verdict  # type: ignore[return-value]
+
+    def _name(self, on: OnLine, s: int, e: int, kind: str, include_success: bool) -> Verdict | None:
+        """The verdict on a code's name: one that stands alone (after no ``.``, ``:`` nor word
+        character) and is no comparison's operand is a token whatever comes around it, remembered
+        by its text; a qualified one (or a repr) is decided on its chain (:meth:`_windowed`)."""
+        line = on.text
+        before = line[s - 1] if s else ""
+        if before and before in ".:":
+            return self._windowed(on, s, e, kind, include_success)
+        if word_char(before) or is_comparison_operand(line, s, e):
+            return None
+        key = (kind, include_success, line[s:e])
+        verdict = self._verdicts.get(key, _UNSEEN)
+        if verdict is _UNSEEN:
+            verdict = self._remember(key, Seen(line, s, e, kind), include_success)
+        return verdict  # type: ignore[return-value]
+
+    def _windowed(self, on: OnLine, s: int, e: int, kind: str, include_success: bool) -> Verdict | None:
+        """The verdict on a match of another rule, remembered by the window its rule reads (a
+        qualified name's reaches back over its chain), decided on that window, a qualified name's
+        on the line with its links (the names of a chain share them)."""
+        line = on.text
         qualified = kind == "name" and s > 0 and line[s - 1] in ".:"
         before, after = REACH["qualified" if qualified else kind]
         w0 = max(0, s - before)
@@ -344,14 +380,6 @@ class Matcher:
             seen = Seen(line, s, e, kind, on.links) if qualified else Seen(key[4], s - w0, e - w0, kind)
             verdict = self._remember(key, seen, include_success)
         return verdict  # type: ignore[return-value]
-
-    def _clear(self, on: OnLine, start: int, end: int) -> bool:
-        """True when the number ``on.text[start:end]`` is in a context no check refuses
-        (:func:`~.expressions.clear_before_reversed`, :data:`~.expressions.OPERAND_AFTER`): its
-        verdict then depends on its text alone. The checks themselves, a Python step at a time,
-        cost a line of 90,000 layout numbers after ``rc=`` or a blank most of its scan."""
-        return (self._clear_before(on.reversed, len(on.text) - start) is not None
-                and self._operand_after(on.text, end) is None)
 
     def _remember(self, key: tuple, seen: Seen, include_success: bool) -> Verdict | None:
         """Decide ``seen`` and remember its verdict by ``key`` (at most :data:`_REMEMBERED`, then all are forgotten)."""
@@ -379,9 +407,9 @@ def grouped(spans: list[tuple[int, int, Verdict, int]], lo: int = 0) -> list[Tok
                 kept.append(span)
                 last_end = span[1]
         spans = kept
-    starts: dict[Verdict, list[int]] = {}
+    starts: defaultdict[Verdict, list[int]] = defaultdict(list)
     for start, _end, verdict, at in spans:
         if at >= lo:
-            starts.setdefault(verdict, []).append(start)
+            starts[verdict].append(start)
     return [Token(at[0], at[0] + v.end - v.start, v.kind, v.value, v.code, v.python_form, at if len(at) > 1 else None)
             for v, at in starts.items()]

@@ -14,6 +14,7 @@ from typing import NamedTuple
 from ..registry.model import LLM_DATADIST, Family, Registry
 from .alternation import alternation
 from .verdicts import FIELD_SEPARATOR as _SEP
+from .verdicts import KEYWORD_BEFORE_REVERSED
 from .verdicts import QUOTE as _QUOTE
 
 #: Most values in one expression (Hyperscan bounds a pattern's length).
@@ -96,13 +97,17 @@ def clear_before_reversed(suffixes: tuple[str, ...]) -> str:
     (so no ``==`` ends them), not after a ``!``, after no word or after one that names no field
     whatever its start: none that ends, in any case, with one of ``suffixes`` where a name's last
     part may start (after ``_``, at the word's start, or at an upper-case letter after a
-    lower-case one or a digit). So ``rc=``, ``zip=``, ``d=`` and a blank after a number are clear;
-    ``remoteIp``, ``x_ID``, ``ErrNum`` and ``==`` are left to the checks."""
+    lower-case one or a digit); or a status keyword and its separator, after no word character
+    (a field's name that is a keyword names no field: ``err_num=``). So ``rc=``, ``zip=``, ``d=``, ``ErrNum:`` and a blank after a number are
+    clear; ``remoteIp``, ``x_ID`` and ``==`` are left to the checks."""
     may_name = (f"(?i:{alternation(sorted({x[::-1] for x in suffixes}))})"
                 "(?:_|(?![A-Za-z0-9_])|(?<=[A-Z])(?=[a-z0-9]))")
     return (r"""\Z|[^A-Za-z0-9_\s:='"\-./#%@+]|[-./#%@+](?![A-Za-z0-9])"""
             r"""|(?=[ \t:='"])[ \t"']{0,16}+[:=]?[ \t"']{0,16}+"""
-            rf"""(?:\Z|[^A-Za-z0-9_\s:='"!]|[0-9_]|(?!{may_name})[A-Za-z])""")
+            rf"""(?:\Z|[^A-Za-z0-9_\s:='"!]|[0-9_]|(?!{may_name})[A-Za-z])"""
+            f"|(?=[^A-Za-z0-9_])(?i:{KEYWORD_BEFORE_REVERSED})")
+
+
 _WORD_CHARS = string.ascii_letters + string.digits + "_"
 
 

@@ -33,9 +33,9 @@ KEYWORDS = tuple(sorted({*_KEYWORD_WORDS, *(head + joiner + tail for heads, join
 # A keyword (after no letter or digit), blanks, a separator (``:``, ``=``, `` is``, ``[``, ``(``, or
 # none) and blanks, right before a number: read backwards, in the reversed text before it (an
 # expression searched backwards tries every start). ``==``, ``!=``, ``<=`` and ``>=`` are no separator.
-_KEYWORD_BEFORE = re.compile(
-    r"[ \t]{0,4}(?:(?<!=)[:=](?![=!<>])|si[ \t]|\[|\()?[ \t]{0,4}"
-    f"{alternation(sorted(k[::-1] for k in KEYWORDS))}(?![A-Za-z0-9])", re.IGNORECASE)
+KEYWORD_BEFORE_REVERSED = (r"[ \t]{0,4}(?:(?<!=)[:=](?![=!<>])|si[ \t]|\[|\()?[ \t]{0,4}"
+                           f"{alternation(sorted(k[::-1] for k in KEYWORDS))}(?![A-Za-z0-9])")
+_KEYWORD_BEFORE = re.compile(KEYWORD_BEFORE_REVERSED, re.IGNORECASE)
 #: More characters than a keyword and its separator span (``return value``, blanks, ``:``, blanks: 23).
 _KEYWORD_REACH = 28
 # "<name> =" / "<name>:" right before a number, the name or the value quoted or not (JSON, a

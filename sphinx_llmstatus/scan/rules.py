@@ -46,6 +46,7 @@ from .expressions import (
 from .verdicts import (
     FIELD_SUFFIXES,
     HCCL_TRACE,
+    Chains,
     Seen,
     Tables,
     Verdict,
@@ -140,7 +141,7 @@ class OnLine(NamedTuple):
 
     text: str
     reversed: str
-    links: dict[int, int | None]
+    links: Chains
 
 
 @dataclass(slots=True)
@@ -305,7 +306,7 @@ class Matcher:
         hi = len(line) if hi is None else hi
         search, stop = self._any.search, min(len(line), hi + _PAST_HI)
         spans: list[tuple[int, int, Verdict, int]] = []
-        on = OnLine(line, line[::-1], {})
+        on = OnLine(line, line[::-1], Chains())
         kinds, windowed = self._kinds, self._windowed
         by_kind = {"lh": self._layout, "ld": self._layout, "name": self._name}
         m = search(line, max(0, lo - _BEFORE_LO), stop)

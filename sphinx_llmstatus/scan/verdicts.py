@@ -95,14 +95,13 @@ class Verdict(NamedTuple):
 class Seen(NamedTuple):
     """One match of a rule's expression: ``text[start:end]``, where ``text`` is the line or a window
     of it holding all the verdict reads; ``kind`` is the rule's. ``links`` (on a whole line only)
-    remembers where each qualifier link before a position starts: the names of one chain share
-    their links."""
+    remembers the qualifier links before each position: the names of one chain share them."""
 
     text: str
     start: int
     end: int
     kind: str
-    links: dict[int, int | None] | None = None
+    links: Chains | None = None
 
 
 def decide(t: Tables, seen: Seen, include_success: bool) -> Verdict | None:
@@ -235,24 +234,61 @@ def word_char(c: str) -> bool:
     return c.isascii() and (c.isalnum() or c == "_")
 
 
-def qualifier_start(line: str, s: int, links: dict[int, int | None] | None = None) -> int:
+def qualifier_start(line: str, s: int, links: Chains | None = None) -> int:
     """Start of the ``a.b::`` qualifier chain ending at ``s``: at most 8 links, each an identifier of
     at most 64 characters (a longer word, or one after a letter outside ASCII, ends the chain).
-    ``links`` remembers each link's start by where it ends (see :class:`Seen`)."""
+    ``links`` remembers the links of the line (see :class:`Seen`)."""
+    if links is not None:
+        return links.start(line, s)
     start = s
     for _ in range(8):
-        two = line[max(0, start - 2):start]
-        hi = start - 1 if two[-1:] == "." else start - 2 if two == "::" else -1
-        if hi < 0:
-            break
-        if links is None:
-            p = _link_start(line, hi)
-        elif (p := links.get(hi, -1)) == -1:
-            p = links[hi] = _link_start(line, hi)
+        p = _link_before(line, start)
         if p is None:
             break
         start = p
     return start
+
+
+class Chains:
+    """The qualifier links of one line, remembered: the starts of the (at most 8) links back from
+    each position, each position's made from the one before it. A line of names chained by ``.``
+    and ``::`` walks each link once, not once for each of the 8 names after it."""
+
+    __slots__ = ("_back",)
+
+    def __init__(self) -> None:
+        self._back: dict[int, tuple[int, ...]] = {}
+
+    def start(self, line: str, s: int) -> int:
+        """:func:`qualifier_start` of ``s``."""
+        back = self._back.get(s)
+        if back is None:
+            back = self._walk(line, s)
+        return back[-1] if back else s
+
+    def _walk(self, line: str, s: int) -> tuple[int, ...]:
+        """The links back from ``s``: walked until a position already known (or the chain's end),
+        then each position's made from the one before it."""
+        todo: list[tuple[int, int | None]] = []  # (position, start of the link before it), nearest first
+        pos: int | None = s
+        known: tuple[int, ...] | None = None
+        while pos is not None and known is None:
+            p = _link_before(line, pos)
+            todo.append((pos, p))
+            pos = p
+            known = None if p is None else self._back.get(p)
+        back = known or ()
+        for pos_, p in reversed(todo):
+            back = () if p is None else (p, *back)[:8]
+            self._back[pos_] = back
+        return back
+
+
+def _link_before(line: str, pos: int) -> int | None:
+    """Start of the qualifier link right before ``pos`` (``a.`` or ``a::``), if any."""
+    two = line[max(0, pos - 2):pos]
+    hi = pos - 1 if two[-1:] == "." else pos - 2 if two == "::" else -1
+    return None if hi < 0 else _link_start(line, hi)
 
 
 def _link_start(line: str, hi: int) -> int | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from operator import attrgetter
 
 from ..registry.model import StatusCode
 
@@ -122,10 +123,10 @@ class Hit:
 MAX_COLUMNS = 100_000
 
 
-#: Every field of a hit but its line number, in order.
-_BUT_LINE = tuple(f.name for f in fields(Hit))[1:]
+#: Every field of a hit but its line number, in order, read in one call.
+_BUT_LINE = attrgetter(*[f.name for f in fields(Hit)][1:])
 
 
 def astuple_but_line(hit: Hit) -> tuple:
     """``hit``'s fields but the first (``line_no``), in order: ``Hit(n, *fields)`` is the same hit on line ``n``."""
-    return tuple(getattr(hit, name) for name in _BUT_LINE)
+    return _BUT_LINE(hit)

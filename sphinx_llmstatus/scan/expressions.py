@@ -98,8 +98,9 @@ def clear_before_reversed(suffixes: tuple[str, ...]) -> str:
     whatever its start: none that ends, in any case, with one of ``suffixes`` where a name's last
     part may start (after ``_``, at the word's start, or at an upper-case letter after a
     lower-case one or a digit); or a status keyword and its separator, after no word character
-    (a field's name that is a keyword names no field: ``err_num=``). So ``rc=``, ``zip=``, ``d=``, ``ErrNum:`` and a blank after a number are
-    clear; ``remoteIp``, ``x_ID`` and ``==`` are left to the checks."""
+    (a field's name that is a keyword names no field: ``err_num=``). So ``rc=``, ``zip=``, ``d=``,
+    ``ErrNum:`` and a blank after a number are clear; ``remoteIp``, ``x_ID`` and ``==`` are left
+    to the checks."""
     may_name = (f"(?i:{alternation(sorted({x[::-1] for x in suffixes}))})"
                 "(?:_|(?![A-Za-z0-9_])|(?<=[A-Z])(?=[a-z0-9]))")
     return (r"""\Z|[^A-Za-z0-9_\s:='"\-./#%@+]|[-./#%@+](?![A-Za-z0-9])"""

@@ -13,15 +13,16 @@ unless asked for.
 
 :meth:`Matcher.tokens` is the specification of
 :mod:`sphinx_llmstatus.scan.reference` (every match of every rule's expression,
-decided on the whole line, overlaps dropped leftmost-longest first) with three
+decided on the whole line, overlaps dropped leftmost-longest first) with
 changes that keep its result: one alternation of the rules' expressions finds
 the next match at each position (it starts with a literal, so ``re`` skips to
-it in C); a match is decided on the window its rule reads, remembered across
-lines (log lines repeat their codes with the same words around them); and a
-layout number in a context no check refuses, read by two expressions in C, is
-decided by its text alone, remembered (a line may hold 90,000 numbers, each
-with different neighbours). Every expression is bounded, so the whole is
-linear in the line.
+it in C), but within a layout number, where every verdict refuses; a match is
+decided on the window its rule reads, remembered across lines (log lines
+repeat their codes with the same words around them); and a layout number in a
+context no check refuses (read by two expressions in C) or a name that stands
+alone is decided by its text alone, remembered (a line may hold 90,000
+numbers, each with different neighbours). Every expression is bounded, so the
+whole is linear in the line.
 """
 
 from __future__ import annotations
@@ -130,14 +131,13 @@ _ANSI_RE = re.compile(r"\x1b\[[0-?]{0,32}[ -/]{0,4}[@-~]")
 #: Verdicts remembered across lines (then forgotten all at once).
 _REMEMBERED = 1 << 14
 _UNSEEN = object()
-#: The rules of layout numbers (:meth:`Matcher.verdict`).
+#: The rules of layout numbers (:meth:`Matcher._layout`).
 _LAYOUT = frozenset({"lh", "ld"})
 
 
 class OnLine(NamedTuple):
     """What the verdicts on one line share: the line, the line reversed (what comes before a
-    number is read forwards there), and where each qualifier link before a position starts (the
-    names of a chain share their links: :class:`~.verdicts.Seen`)."""
+    number is read forwards there), and its qualifier links (the names of a chain share them)."""
 
     text: str
     reversed: str
@@ -218,7 +218,11 @@ class Matcher:
         self.literals = self._literals(sorted({n[:4] for n in self.names}))
         self.prefilter = self._prefilter()
         self.prefilter_coloured = self._prefilter(fields=False)
+        # Verdicts by (include_success, text) for a layout number in a clear context, (kind,
+        # include_success, text) for a name that stands alone, else (kind, include_success, start
+        # and end in the window, the window): keys of three lengths, never alike.
         self._verdicts: dict[tuple, Verdict | None] = {}
+        self._by_kind = {"lh": self._layout, "ld": self._layout, "name": self._name}
         self._clear_before = re.compile(clear_before_reversed(FIELD_SUFFIXES)).match
         self._operand_after = re.compile(OPERAND_AFTER).match
 
@@ -307,8 +311,7 @@ class Matcher:
         search, stop = self._any.search, min(len(line), hi + _PAST_HI)
         spans: list[tuple[int, int, Verdict, int]] = []
         on = OnLine(line, line[::-1], Chains())
-        kinds, windowed = self._kinds, self._windowed
-        by_kind = {"lh": self._layout, "ld": self._layout, "name": self._name}
+        kinds, by_kind, windowed = self._kinds, self._by_kind, self._windowed
         m = search(line, max(0, lo - _BEFORE_LO), stop)
         while m is not None and m.start() < hi:
             s, e = m.span()

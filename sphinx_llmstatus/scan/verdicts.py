@@ -56,9 +56,7 @@ FIELD_SUFFIXES = (
     "len", "length", "offset", "seq", "index", "idx", "hash", "key", "time", "ts", "timestamp", "count",
     "num", "number", "timeout", "device", "dev",
 )
-#: A field's name whose last part is one of these names a status, not a field (``error_code``).
-STATUS_WORDS = ("ret", "rc", "result", "status", "err", "error", "errno", "code")
-_STATUS_NAMES = re.compile("|".join(STATUS_WORDS), re.IGNORECASE)
+_STATUS_NAMES = re.compile(r"(?:ret|rc|result|status|err|error|errno|code)", re.IGNORECASE)
 _REPR_TAIL = re.compile(r"[ \t]{0,8}:[ \t]{0,8}-?\d{1,20}[ \t]{0,8}>")
 _WORD_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
 _CAMEL = re.compile(r"_|(?<=[a-z0-9])(?=[A-Z])")

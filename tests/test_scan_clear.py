@@ -102,6 +102,9 @@ def test_the_keyword_read_backwards_is_the_expression(seed):
     "rc=1343270921 rc=1343271024 d=1343270922 zip=1343270923 0x5010b00d 0x5010b00e x_ID 1343270924",
     "remoteIp 1343270921 ErrNum=1343270921 error num 1343270921 err_num=1343270921 !=1343270921 ! = 1343270921",
     "'rc': 1343270921, \"x\": 0x5010b009 rc  =  1343270921 a\u3000= 1343270921 ==\u30001343270921 ret == 5010b009",
+    # Shared values and other layers' numbers after status keywords, and near-misses.
+    "ret = ffffffff rc:507053 ErrorNo: 103905 error code is 507046 k_ret=ffffffff ret == ffffffff errno 507053 != x "
+    "ret(4294967295) status[0xffffffff] err_num=507057 a_rc=507053 rc is507053 ret 0x0000000005000007 RET=0XFFFFFFFF",
 ])
 def test_lines_of_clear_and_unclear_numbers_decide_as_the_specification(line):
     matcher = engine.scanner().matcher

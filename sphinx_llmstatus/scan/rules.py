@@ -47,6 +47,7 @@ from .expressions import (
 from .verdicts import (
     FIELD_SUFFIXES,
     HCCL_TRACE,
+    KEYWORD_BEFORE_REVERSED,
     Chains,
     Seen,
     Tables,
@@ -55,6 +56,7 @@ from .verdicts import (
     in_word,
     is_comparison_operand,
     layout_start,
+    number_start,
     word_char,
 )
 
@@ -219,12 +221,15 @@ class Matcher:
         self.prefilter = self._prefilter()
         self.prefilter_coloured = self._prefilter(fields=False)
         # Verdicts by (include_success, text) for a layout number in a clear context, (kind,
-        # include_success, text) for a name that stands alone, else (kind, include_success, start
-        # and end in the window, the window): keys of three lengths, never alike.
+        # include_success, text) for a name that stands alone or a number after a status keyword,
+        # else (kind, include_success, start and end in the window, the window): never alike.
         self._verdicts: dict[tuple, Verdict | None] = {}
-        self._by_kind = {"lh": self._layout, "ld": self._layout, "name": self._name}
+        self._by_kind = {"lh": self._layout, "ld": self._layout, "name": self._name, "sv": self._keyworded,
+                         "ov": self._keyworded}
         self._clear_before = re.compile(clear_before_reversed(FIELD_SUFFIXES)).match
         self._operand_after = re.compile(OPERAND_AFTER).match
+        # A status keyword right before, after no word character (in the reversed line).
+        self._keyword_before = re.compile(f"(?=[^A-Za-z0-9_])(?:{KEYWORD_BEFORE_REVERSED})", re.IGNORECASE).match
 
     def _expressions(self) -> list[tuple[str, str]]:
         """``(kind, expression)`` of every rule, one per literal start: names (whole words),
@@ -365,6 +370,22 @@ class Matcher:
         if word_char(before) or is_comparison_operand(line, s, e):
             return None
         key = (kind, include_success, line[s:e])
+        verdict = self._verdicts.get(key, _UNSEEN)
+        if verdict is _UNSEEN:
+            verdict = self._remember(key, Seen(line, s, e, kind), include_success)
+        return verdict  # type: ignore[return-value]
+
+    def _keyworded(self, on: OnLine, s: int, e: int, kind: str, include_success: bool) -> Verdict | None:
+        """The verdict on a shared value or another layer's number: right after a status keyword
+        (read in the reversed line, as :func:`~.verdicts.keyword_before` reads it) and no
+        comparison's operand, it depends on its text alone and is remembered by it (a keyword's
+        separator is never ``==`` nor ``!=``); else it is decided on its window (:meth:`_windowed`)."""
+        line = on.text
+        start = number_start(line, s)
+        if (self._keyword_before(on.reversed, len(line) - start) is None
+                or self._operand_after(line, e) is not None):
+            return self._windowed(on, s, e, kind, include_success)
+        key = (kind, include_success, line[start:e])
         verdict = self._verdicts.get(key, _UNSEEN)
         if verdict is _UNSEEN:
             verdict = self._remember(key, Seen(line, s, e, kind), include_success)

@@ -156,10 +156,15 @@ def _after_keyword(seen: Seen) -> int | None:
     """The start (with its ``0x``) of a number right after a status keyword and no part of a longer
     word (``ret = ffffffff``, not ``/data/status507053`` or ``a1b2_rc507057``), else None."""
     line, s, end = seen.text, seen.start, seen.end
-    start = s - 2 if line[max(0, s - 2):s] in ("0x", "0X") and line[s:s + 2] not in ("0x", "0X") else s
+    start = number_start(line, s)
     if in_word(line, start) or not ends_number(line, end):
         return None
     return start if keyword_before(line, start) else None
+
+
+def number_start(line: str, s: int) -> int:
+    """Where the number matched at ``s`` starts: with the ``0x`` before it, if any."""
+    return s - 2 if line[max(0, s - 2):s] in ("0x", "0X") and line[s:s + 2] not in ("0x", "0X") else s
 
 
 def keyword_before(line: str, s: int) -> bool:

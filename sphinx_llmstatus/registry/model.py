@@ -880,7 +880,7 @@ class Registry:
 
     __slots__ = ("sources", "files", "symptoms", "families", "frameworks", "engines", "bindings",
                  "bound_names", "returns", "shared", "log_formats", "log_clues", "_items", "_keys", "_build", "_all",
-                 "_by_name", "_by_value", "_by_spelling", "_spelled", "_returns")
+                 "_by_name", "_by_value", "_by_family_value", "_by_spelling", "_spelled", "_returns", "_family_of")
 
     def __init__(self, codes: Iterable[Any], sources: Mapping[str, Source],
                  files: tuple[str, ...] = (), symptoms: Iterable[Symptom] = (), *,
@@ -905,8 +905,12 @@ class Registry:
         self._returns: dict[str, tuple[Returns, ...]] = {}  # returns_of, per code name
         self._by_name: dict[str, int] = {}
         self._by_value: dict[int, int] = {}
+        self._by_family_value: dict[tuple[str, int], int] = {}
+        self._family_of: dict[int, Family | None] = {}  # family_of_number, remembered (a log repeats its numbers)
         self._spelled: list[str] = []
         for i, key in enumerate(self._keys):
+            if key.value is not None:
+                self._by_family_value.setdefault((key.family, key.value), i)
             family = self.families.get(key.family)
             for spelling in self._names_of(key, family):
                 if self._by_name.setdefault(spelling.upper(), i) == i:
@@ -972,10 +976,8 @@ class Registry:
 
     def by_family_value(self, family: str, value: int) -> StatusCode | None:
         """The code of ``family`` whose value is ``value``."""
-        for i, key in enumerate(self._keys):
-            if key.family == family and key.value == value:
-                return self._code(i)
-        return None
+        index = self._by_family_value.get((family, value))
+        return None if index is None else self._code(index)
 
     def by_spelling(self, name: str) -> tuple[StatusCode, Spelling] | None:
         """The code a binding spells ``name`` (``kLinKFailed``, ``LLMOutOfMemory``; any case), with the spelling."""
@@ -1016,10 +1018,14 @@ class Registry:
 
     def family_of_number(self, number: int) -> Family | None:
         """The neighbouring family ``number`` belongs to: by its ranges, or its own error-number form."""
-        for family in self.families.values():
-            if family.key != LLM_DATADIST and (family.holds(number) or family.error_number(number)):
-                return family
-        return None
+        found = self._family_of.get(number, self)
+        if found is self:  # (at most 4,096 remembered, then all forgotten: a 1 MB line may hold 90,000)
+            if len(self._family_of) >= 4096:
+                self._family_of.clear()
+            found = self._family_of[number] = next(
+                (f for f in self.families.values()
+                 if f.key != LLM_DATADIST and (f.holds(number) or f.error_number(number))), None)
+        return found  # type: ignore[return-value]
 
     @property
     def spellings(self) -> tuple[str, ...]:

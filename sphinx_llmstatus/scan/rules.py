@@ -220,9 +220,8 @@ class Matcher:
         self.literals = self._literals(sorted({n[:4] for n in self.names}))
         self.prefilter = self._prefilter()
         self.prefilter_coloured = self._prefilter(fields=False)
-        # Verdicts by (include_success, text) for a layout number in a clear context, (kind,
-        # include_success, text) for a name that stands alone or a number after a status keyword,
-        # else (kind, include_success, start and end in the window, the window): never alike.
+        # Verdicts by (kind, include_success, text) for a match decided by its text alone
+        # (:meth:`_by_text`), else (kind, include_success, start and end in the window, the window).
         self._verdicts: dict[tuple, Verdict | None] = {}
         self._by_kind = {"lh": self._layout, "ld": self._layout, "name": self._name, "sv": self._keyworded,
                          "ov": self._keyworded}
@@ -353,11 +352,7 @@ class Matcher:
                 or self._operand_after(line, e) is not None):
             # Within a word or an id (``a.1343270921``, ``/5010b009``) it is none: said at once.
             return None if in_word(line, start) else decide(self.tables, Seen(line, s, e, kind), include_success)
-        key = (include_success, line[start:e])
-        verdict = self._verdicts.get(key, _UNSEEN)
-        if verdict is _UNSEEN:
-            verdict = self._remember(key, Seen(line, s, e, kind), include_success)
-        return verdict  # type: ignore[return-value]
+        return self._by_text((kind, include_success, line[start:e]), line, s, e)
 
     def _name(self, on: OnLine, s: int, e: int, kind: str, include_success: bool) -> Verdict | None:
         """The verdict on a code's name: one that stands alone (after no ``.``, ``:`` nor word
@@ -369,11 +364,7 @@ class Matcher:
             return self._windowed(on, s, e, kind, include_success)
         if word_char(before) or is_comparison_operand(line, s, e):
             return None
-        key = (kind, include_success, line[s:e])
-        verdict = self._verdicts.get(key, _UNSEEN)
-        if verdict is _UNSEEN:
-            verdict = self._remember(key, Seen(line, s, e, kind), include_success)
-        return verdict  # type: ignore[return-value]
+        return self._by_text((kind, include_success, line[s:e]), line, s, e)
 
     def _keyworded(self, on: OnLine, s: int, e: int, kind: str, include_success: bool) -> Verdict | None:
         """The verdict on a shared value or another layer's number: right after a status keyword
@@ -385,10 +376,14 @@ class Matcher:
         if (self._keyword_before(on.reversed, len(line) - start) is None
                 or self._operand_after(line, e) is not None):
             return self._windowed(on, s, e, kind, include_success)
-        key = (kind, include_success, line[start:e])
+        return self._by_text((kind, include_success, line[start:e]), line, s, e)
+
+    def _by_text(self, key: tuple[str, bool, str], line: str, s: int, e: int) -> Verdict | None:
+        """The verdict on the match ``line[s:e]``, remembered by ``key`` (its kind, whether success
+        is asked for, and the text it is decided by: its context can refuse it nothing)."""
         verdict = self._verdicts.get(key, _UNSEEN)
         if verdict is _UNSEEN:
-            verdict = self._remember(key, Seen(line, s, e, kind), include_success)
+            verdict = self._remember(key, Seen(line, s, e, key[0]), key[1])
         return verdict  # type: ignore[return-value]
 
     def _windowed(self, on: OnLine, s: int, e: int, kind: str, include_success: bool) -> Verdict | None:

@@ -270,12 +270,16 @@ class Chains:
         return back[-1] if back else s
 
     def _walk(self, line: str, s: int) -> tuple[int, ...]:
-        """The links back from ``s``: walked until a position already known (or the chain's end),
-        then each position's made from the one before it."""
+        """The links back from ``s``: walked until a position already known, the chain's end or 8
+        links, then each position's made from the one before it (after 8 links, only ``s``'s is
+        known: a chain of 500,000 links before one name is not walked to its start)."""
         todo: list[tuple[int, int | None]] = []  # (position, start of the link before it), nearest first
         pos: int | None = s
         known: tuple[int, ...] | None = None
         while pos is not None and known is None:
+            if len(todo) == 8:
+                back = self._back[s] = tuple(p for _, p in todo)  # type: ignore[misc]  # (none is None)
+                return back
             p = _link_before(line, pos)
             todo.append((pos, p))
             pos = p

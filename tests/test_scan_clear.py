@@ -35,7 +35,7 @@ from sphinx_llmstatus.scan.verdicts import (
 
 # What comes before a number, in pieces: field names in every case and glue, status words and
 # keywords, separators (valid, too long, doubled), comparisons, ids, blanks outside ASCII.
-PIECES = [*map(chr, range(32, 127)), "\t", "\u3000", "\u2028", "\x85", "é", "ip", "Ip", "IP", "iP", "zip", "Zip",
+PIECES = [*map(chr, range(32, 127)), "\t", "\x0b", "\x0c", "\r", "\x1c", "\u3000", "\u2028", "\x85", "é", "ip", "Ip", "IP", "iP", "zip", "Zip",
           "zIP", "port", "_id", "_ID", "xId", "x1Id", "rc", "ret", "err", "error ", "code", "num", "Num", "errNum",
           "err_num", "error num", "LLM_TIMEOUT", "timeout", "TimeOut", " = ", ": ", "  =  ", "     ", "errno",
           "ret_code", "x" * 41, "A" * 39, "==", "!=", "!", "0x", "size", "_SIZE", "IPs", "ts", "d", "e", "'", '"']

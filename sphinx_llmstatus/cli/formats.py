@@ -460,7 +460,7 @@ class MarkdownFormat(Format):
                    for name, n in c.most_common()]
         from ..scan.peers import root_cause
         from ..view.deployment import peer_note, root_lines, where
-        from ..view.hits import after_note
+        from ..view.hits import after_note, cut_notes
 
         ordered = report.ordered()
         items = [(_named(f), h, [note for note in (peer_note(entry, self.lang),
@@ -469,7 +469,8 @@ class MarkdownFormat(Format):
                  for key, f, h, entry in ordered]
         head = root_lines(root_cause([row[3] for row in ordered]), len(ordered), self.lang)
         first = markdown.first_failures(items, self.lang, head, [where(row[3], self.lang) for row in ordered])
-        return ("\n" if self._scan_started else "") + first + markdown.summary(counts, self.lang)
+        cut = "".join(f"\n{markdown.esc(note)}\n" for note in cut_notes(report, self.lang, _named))
+        return ("\n" if self._scan_started else "") + first + markdown.summary(counts, self.lang) + cut
 
 
 #: ``--format`` name -> its class.

@@ -233,6 +233,8 @@ def _own_fields(hit: Hit, file: str | None, lang: str) -> dict[str, Any]:
     if hit.consequence_of is not None:
         file_, line_, name_ = hit.consequence_of
         out["likely_consequence_of"] = {"file": file_, "line": line_, "name": name_}
+    if hit.others_cut is not None:
+        out["others_cut_at"] = hit.others_cut + 1
     if hit.kind == "symptom":
         sym = hit.symptom
         out["symptom"] = getattr(sym, "id", None)

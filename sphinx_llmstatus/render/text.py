@@ -412,6 +412,7 @@ def report_summary(report: Report, lang: str, color: bool = False, stdin: str = 
     failure's key, what its process logged before it (view.hits.after_note)."""
     from ..scan.report import hit_name, hit_view
     from ..view.deployment import peer_note, root_lines, where
+    from ..view.hits import cut_notes
 
     lines = []
     ordered = report.ordered()
@@ -443,6 +444,7 @@ def report_summary(report: Report, lang: str, color: bool = False, stdin: str = 
     for fam, counter in report.other.items():
         lines.append(f"  {family_label(fam, lang)}: " + ", ".join(f"{n} × {name}" for name, n in counter.most_common())
                      + f" ({not_ours})")
+    lines += ["  " + log_safe(note) for note in cut_notes(report, lang, lambda f: stdin if f == "-" else f)]
     if report.symptoms:
         lines.append(f"  {label('symptoms', lang)}: "
                      + ", ".join(f"{n} × {name}" for name, n in report.symptoms.most_common()))

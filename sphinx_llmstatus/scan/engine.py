@@ -36,7 +36,7 @@ from .hit import MAX_COLUMNS, Hit, astuple_but_line
 from .interrupt import flat, held_back
 from .prefilter import Prefiltered
 from .reading import READ_SIZE, Block, LongPiece, Pause, iter_segments, line_counts
-from .rules import Matcher, Token
+from .rules import Matcher, Token, Tokens
 from .wire import Unpacker
 
 #: Lines looked at on each side of a shared number for LLM DataDist context.
@@ -146,7 +146,7 @@ class _Line:
     """What the hits of one line are made from: its tokens and symptoms, with absolute columns."""
 
     __slots__ = ("line_no", "head", "pre", "tokens", "symptoms", "excerpts", "length", "text", "near", "kept",
-                 "shape")
+                 "shape", "others_cut")
 
     def __init__(self, line_no: int, head: bytes, pre: Prefix, text: str | None) -> None:
         self.line_no, self.head, self.pre, self.text = line_no, head, pre, text
@@ -157,6 +157,12 @@ class _Line:
         self.near: str | None = None  # LLM DataDist context word near the first shared number that has one
         self.kept: dict[object, int] = {}  # long lines: columns kept so far per token kind, and symptoms found
         self.shape: _Shape | None = None  # a short line's: what its text decides
+        self.others_cut: int | None = None  # the column from which no other layer's number was read
+
+    def take(self, shape: _Shape) -> None:
+        """Make the line's hits from what its shape (a short line's text) decided."""
+        self.tokens, self.symptoms, self.shape, self.others_cut = (
+            shape.tokens, shape.symptoms, shape, shape.tokens.others_cut)
 
 
 #: Short lines' shapes remembered (then forgotten all at once), and the longest line remembered:
@@ -177,7 +183,7 @@ class _Shape:
     __slots__ = ("text", "head", "pre", "tokens", "symptoms", "shared", "word", "alone", "decided", "made", "span",
                  "keyed")
 
-    def __init__(self, sc: Scanner, raw: bytes, text: str, tokens: list[Token], symptoms: list) -> None:
+    def __init__(self, sc: Scanner, raw: bytes, text: str, tokens: Tokens, symptoms: list) -> None:
         self.text, self.head, self.tokens, self.symptoms = text, raw[:CONTEXT_SPAN], tokens, symptoms
         self.pre = sc.prefix(text[:HEAD]) if tokens or symptoms else NO_PREFIX
         self.shared = any(t.kind == "shared" for t in tokens)
@@ -374,7 +380,8 @@ class _Run:
                            family=family, evidence=evidence, column=first.start,
                            columns=tuple(columns[:MAX_COLUMNS]),
                            columns_truncated=len(columns) > MAX_COLUMNS, line_length=length,
-                           process=pre.process, process_api=pre.api, **extra))  # type: ignore[arg-type]
+                           process=pre.process, process_api=pre.api, others_cut=ln.others_cut,
+                           **extra))  # type: ignore[arg-type]
         out += self._symptom_hits(ln, length)
         if len(out) > 1:
             out.sort(key=lambda h: h.column)
@@ -393,7 +400,7 @@ class _Run:
                            family=named.family if named is not None else LLM_DATADIST,
                            evidence=f"{'message' if raised else 'symptom'} {sym.id}",  # type: ignore[attr-defined]
                            column=col, line_length=length, process=pre.process, process_api=pre.api,
-                           kind="code" if raised else "symptom", symptom=sym))
+                           kind="code" if raised else "symptom", symptom=sym, others_cut=ln.others_cut))
         return out
 
     @staticmethod
@@ -638,7 +645,7 @@ class _Segments:
             run.queue.extend(_on_line(made, run.line_no, text))
             return
         ln = _Line(run.line_no, raw[:CONTEXT_SPAN], shape.pre, text)
-        ln.tokens, ln.symptoms, ln.shape = shape.tokens, shape.symptoms, shape
+        ln.take(shape)
         before: list[bytes] = []
         after: list[bytes] = []
         if shape.shared and not shape.word:  # only a shared number without context looks at its neighbours
@@ -699,6 +706,8 @@ class _Segments:
             self.long_ln = _Line(run.line_no, p.head, sc.prefix(p.head[:HEAD].decode("utf-8", "replace")), None)
         ln = self.long_ln
         tokens = sc.matcher.tokens(p.text, p.lo, p.hi, self.include_success)
+        if ln.others_cut is None and tokens.others_cut is not None:
+            ln.others_cut = p.base + tokens.others_cut
         if ln.near is None:
             ln.near = _first_near(sc, p.text, tokens)
         _keep_tokens(ln, p, tokens)

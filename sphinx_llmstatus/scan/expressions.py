@@ -93,8 +93,9 @@ def clear_before_reversed(suffixes: tuple[str, ...]) -> str:
     (an expression searched backwards tries every start).
 
     It is the line's start; a character of no word, separator, quote, blank or id; one of an id's
-    (``-./#%@+``) after no letter or digit; or blanks and quotes with one ``:`` or ``=`` at most
-    (so no ``==`` ends them), not after a ``!``, after no word or after one that names no field
+    (``-./#%@+``) after no letter or digit; or blanks (any white space, as ``str.rstrip`` strips
+    it) and quotes with one ``:`` or ``=``, or two with a blank between them (so no ``==`` ends
+    them, and no field has them), not after a ``!``, after no word or after one that names no field
     whatever its start: none that ends, in any case, with one of ``suffixes`` where a name's last
     part may start (after ``_``, at the word's start, or at an upper-case letter after a
     lower-case one or a digit); or a status keyword and its separator, after no word character
@@ -104,7 +105,7 @@ def clear_before_reversed(suffixes: tuple[str, ...]) -> str:
     may_name = (f"(?i:{alternation(sorted({x[::-1] for x in suffixes}))})"
                 "(?:_|(?![A-Za-z0-9_])|(?<=[A-Z])(?=[a-z0-9]))")
     return (r"""\Z|[^A-Za-z0-9_\s:='"\-./#%@+]|[-./#%@+](?![A-Za-z0-9])"""
-            r"""|(?=[ \t:='"])[ \t"']{0,16}+[:=]?[ \t"']{0,16}+"""
+            r"""|(?=[\s:='"])[\s"']{0,16}+(?:[:=](?:[\s"']{1,16}+[:=])?)?[\s"']{0,16}+"""
             rf"""(?:\Z|[^A-Za-z0-9_\s:='"!]|[0-9_]|(?!{may_name})[A-Za-z])"""
             f"|(?=[^A-Za-z0-9_])(?i:{KEYWORD_BEFORE_REVERSED})")
 

@@ -44,6 +44,8 @@ class Hit:
     :class:`sphinx_llmstatus.scan.report.Report` users such as ``llmstatus scan``).
     ``diagnosis`` is a failure's :class:`~.diagnosis.Diagnosis` (which cause the lines around it
     prove), set by the scan's :class:`~.diagnosis.Diagnoser`.
+    ``others_cut`` is the column of the line from which no other layer's number was read: it
+    holds more than :data:`~.rules.MAX_OTHERS` different ones (None on every other line).
     """
 
     line_no: int
@@ -70,6 +72,7 @@ class Hit:
     symptom: object = None
     consequence_of: tuple[str, int, str] | None = None
     diagnosis: object = None
+    others_cut: int | None = None
 
     def __post_init__(self) -> None:
         if self.column < 0:

@@ -126,7 +126,7 @@ class Premade:
         made = shape.made.get(shape.decided)
         if made is None:  # as engine._Run._hits makes them
             ln = _Line(0, raw[:CONTEXT_SPAN], shape.pre, text)
-            ln.tokens, ln.symptoms, ln.shape = shape.tokens, shape.symptoms, shape
+            ln.take(shape)
             self._scan.run._hits(ln, shape.decided)
             made = shape.made[shape.decided]
         made, index = self._seen.get(id(made), (made, None))

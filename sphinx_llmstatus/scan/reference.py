@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import re
 
-from .rules import Matcher, blank_colours
+from .rules import Matcher, blank_colours, past_others
 from .verdicts import Seen, decide
 
 
 def tokens(matcher: Matcher, line: str, include_success: bool = False) -> list[tuple]:
     """``(start, end, kind, value, code)`` of each token of ``line``, in order: each rule's
     expression tried at every position, each match decided on the whole line, and of two that
-    overlap the leftmost, then the longest, kept. Terminal colours are blanked first (columns kept)."""
+    overlap the leftmost, then the longest, kept. Terminal colours are blanked first (columns kept).
+    Other layers' numbers are kept up to the first that is past :data:`~.rules.MAX_OTHERS`
+    different ones (in the order of their matches), and none from there on."""
     line = blank_colours(line)
     found = []
     for kind, expression in matcher.expressions:
@@ -30,9 +32,20 @@ def tokens(matcher: Matcher, line: str, include_success: bool = False) -> list[t
                 found.append((s + verdict.start, s + verdict.end, verdict.kind, verdict.value, verdict.code))
             m = rx.search(line, s + 1)
     found.sort(key=lambda t: (t[0], -t[1]))
+    found = _others_cut(found)
     kept, last_end = [], -1
     for t in found:
         if t[0] >= last_end:
             kept.append(t)
             last_end = t[1]
     return kept
+
+
+def _others_cut(found: list[tuple]) -> list[tuple]:
+    """``found`` without other layers' numbers from the first past the line's
+    :data:`~.rules.MAX_OTHERS` different ones."""
+    others: set[int | None] = set()
+    for i, t in enumerate(found):
+        if t[2] in ("other", "trace") and past_others(others, t[3]):
+            return found[:i] + [t for t in found[i:] if t[2] not in ("other", "trace")]
+    return found

@@ -94,11 +94,16 @@ class Report:
         #: process's first failure; then the one its first failure came after (``preceded``).
         self._before: dict[tuple[str, str | None], Hit] = {}
         self.preceded: dict[tuple[str, str | None], Hit] = {}
+        #: (file, line) -> the column from which the line was read for LLM DataDist's codes only
+        #: (:attr:`.hit.Hit.others_cut`: too many other layers' numbers on it).
+        self.others_cut: dict[tuple[str, int], int] = {}
 
     def add(self, file: str, hit: Hit) -> tuple[str, Hit] | None:
         """Count ``hit`` (found in ``file``); return ``(file, first failure)`` when it is a likely consequence of it."""
         code = hit.code
         name = code.name if code is not None and hit.kind == "code" else hit_name(hit)  # (hit_name, spelled out)
+        if hit.others_cut is not None:
+            self.others_cut.setdefault((file, hit.line_no), hit.others_cut)
         if not hit.is_llm_datadist:  # a symptom, another layer's code
             self._note_before(file, hit)
             if hit.kind == "symptom":
@@ -273,6 +278,8 @@ class Report:
     def as_dict(self, lang: str = "en") -> dict[str, object]:
         """The JSON summary object (``llmstatus scan --summary --json``), its texts in ``lang``."""
         first = self.first_failures(lang)
+        cut = {"others_cut": [{"file": file, "line": line, "column": column + 1}
+                              for (file, line), column in self.others_cut.items()]} if self.others_cut else {}
         return {
             "root_cause": root_cause(first),
             "first_failures": first,
@@ -282,6 +289,7 @@ class Report:
             "failures": self.failures,
             "other_families": {fam: dict(c.most_common()) for fam, c in self.other.items()},
             "symptoms": dict(self.symptoms.most_common()),
+            **cut,
         }
 
 

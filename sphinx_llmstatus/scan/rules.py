@@ -135,6 +135,21 @@ _REMEMBERED = 1 << 14
 _UNSEEN = object()
 #: The rules of layout numbers (:meth:`Matcher._layout`).
 _LAYOUT = frozenset({"lh", "ld"})
+#: The rules of other layers' numbers, and the kinds of their tokens.
+_OTHER_RULES = frozenset({"ov", "hr"})
+_OTHER_KINDS = frozenset({"other", "trace"})
+#: Most different numbers of other layers one line lists: as many as LLM DataDist's layout holds.
+#: An HCCL error number has 262,144 values, so a line of a megabyte (a dump) could list 66,000,
+#: each a hit with its excerpt (100 MB of JSON, seconds); after them the line is read for LLM
+#: DataDist's own codes only, and :attr:`Tokens.others_cut` says from which column.
+MAX_OTHERS = 4096
+
+
+class Tokens(list):
+    """The tokens of a line (a list of :class:`Token`), and ``others_cut``: the column from which
+    no other layer's number was read (the first one past :data:`MAX_OTHERS` different ones), if any."""
+
+    others_cut: int | None = None
 
 
 class OnLine(NamedTuple):
@@ -212,11 +227,9 @@ class Matcher:
         self._hexes = sorted(f"{v:08x}" for v in self.shared_values if v >= 0x10000000)
         self._decimals = [str(v) for v in sorted(self.shared_values)]
         self.expressions = self._expressions()
-        # Repeats are possessive: ``re`` then keeps no backtracking state per repeat. Each rule's
-        # expression ends with an empty group: the match's ``lastindex`` names its rule (a group
-        # around the whole expression would stop ``re`` skipping to the literals: 5-10x the time).
-        self._any = re.compile("|".join(f"(?:{x}())" for _, x in self.expressions).replace("}", "}+"))
-        self._kinds = ("", *(kind for kind, _ in self.expressions))
+        self._any, self._kinds = self._alternation(self.expressions)
+        # After MAX_OTHERS other layers' numbers on a line: the rules of LLM DataDist's own codes.
+        self._own, self._own_kinds = self._alternation([(k, x) for k, x in self.expressions if k not in _OTHER_RULES])
         self.literals = self._literals(sorted({n[:4] for n in self.names}))
         self.prefilter = self._prefilter()
         self.prefilter_coloured = self._prefilter(fields=False)
@@ -229,6 +242,15 @@ class Matcher:
         self._operand_after = re.compile(OPERAND_AFTER).match
         # A status keyword right before, after no word character (in the reversed line).
         self._keyword_before = re.compile(f"(?=[^A-Za-z0-9_])(?:{KEYWORD_BEFORE_REVERSED})", re.IGNORECASE).match
+
+    @staticmethod
+    def _alternation(expressions: list[tuple[str, str]]) -> tuple[re.Pattern[str], tuple[str, ...]]:
+        """One expression of ``expressions``, and the rule of each group index (``lastindex``)."""
+        # Repeats are possessive: ``re`` then keeps no backtracking state per repeat. Each rule's
+        # expression ends with an empty group: the match's ``lastindex`` names its rule (a group
+        # around the whole expression would stop ``re`` skipping to the literals: 5-10x the time).
+        return (re.compile("|".join(f"(?:{x}())" for _, x in expressions).replace("}", "}+")),
+                ("", *(kind for kind, _ in expressions)))
 
     def _expressions(self) -> list[tuple[str, str]]:
         """``(kind, expression)`` of every rule, one per literal start: names (whole words),
@@ -298,7 +320,7 @@ class Matcher:
                (re.escape(HCCL_TRACE) + "[0-9]{1,2}").encode())
         )
 
-    def tokens(self, line: str, lo: int = 0, hi: int | None = None, include_success: bool = False) -> list[Token]:
+    def tokens(self, line: str, lo: int = 0, hi: int | None = None, include_success: bool = False) -> Tokens:
         """The tokens of ``line`` whose match starts in ``[lo, hi)``, left to right.
 
         ``lo``/``hi`` let a long line be scanned in overlapping pieces: the
@@ -308,7 +330,8 @@ class Matcher:
         position where an expression matches is decided (a match that is no
         token hides none after it) but within a layout number, where every
         verdict refuses; occurrences decided alike come back as one
-        :class:`Token` (``starts``).
+        :class:`Token` (``starts``). Past :data:`MAX_OTHERS` different numbers of other
+        layers, the rest is searched for LLM DataDist's own codes only (``others_cut``).
         """
         line = blank_colours(line)
         hi = len(line) if hi is None else hi
@@ -316,17 +339,24 @@ class Matcher:
         spans: list[tuple[int, int, Verdict, int]] = []
         on = OnLine(line, line[::-1], Chains())
         kinds, by_kind, windowed = self._kinds, self._by_kind, self._windowed
+        others: set[int | None] = set()
+        cut = None
         m = search(line, max(0, lo - _BEFORE_LO), stop)
         while m is not None and m.start() < hi:
             s, e = m.span()
             kind = kinds[m.lastindex]  # type: ignore[index]
             verdict = by_kind.get(kind, windowed)(on, s, e, kind, include_success)
             if verdict is not None:
-                spans.append((s + verdict.start, s + verdict.end, verdict, s))
+                if verdict.kind in _OTHER_KINDS and past_others(others, verdict.value):
+                    cut, search, kinds = s + verdict.start, self._own.search, self._own_kinds
+                else:
+                    spans.append((s + verdict.start, s + verdict.end, verdict, s))
             # Every match that starts after a letter, digit or ``_`` is refused (but after ``0x``),
             # so none within a layout number (hex digits, no ``x``) is tried.
             m = search(line, e if kind in _LAYOUT else s + 1, stop)
-        return grouped(spans, lo)
+        found = grouped(spans, lo)
+        found.others_cut = cut
+        return found
 
     def digit_widths(self) -> frozenset[int]:
         """How many digits a number of the rules spans where it is digits alone: a layout or
@@ -343,16 +373,17 @@ class Matcher:
         """The verdict on a layout number: remembered by its text where its context is clear (no
         check refuses it: :func:`~.expressions.clear_before_reversed`,
         :data:`~.expressions.OPERAND_AFTER`, read by two expressions in C; its verdict then depends
-        on nothing else), else decided at once (a line may hold thousands of different ones). The
-        checks themselves, a Python step at a time, cost a line of 90,000 layout numbers after
-        ``rc=`` or a blank most of its scan."""
+        on nothing else, nor on the case of its hex digits), else decided at once (a line may hold
+        thousands of different ones). The checks themselves, a Python step at a time, cost a line
+        of 90,000 layout numbers after ``rc=`` or a blank most of its scan."""
         line = on.text
         start = layout_start(line, s, kind == "lh")
         if (self._clear_before(on.reversed, len(line) - start) is None
                 or self._operand_after(line, e) is not None):
             # Within a word or an id (``a.1343270921``, ``/5010b009``) it is none: said at once.
             return None if in_word(line, start) else decide(self.tables, Seen(line, s, e, kind), include_success)
-        return self._by_text((kind, include_success, line[start:e]), line, s, e)
+        # (0x5010B00a and 0X5010b00A make one verdict: a line of them in random case, 56,000 texts.)
+        return self._by_text((kind, include_success, line[start:e].lower()), line, s, e)
 
     def _name(self, on: OnLine, s: int, e: int, kind: str, include_success: bool) -> Verdict | None:
         """The verdict on a code's name: one that stands alone (after no ``.``, ``:`` nor word
@@ -415,7 +446,18 @@ def blank_colours(line: str) -> str:
     return _ANSI_RE.sub(lambda m: " " * len(m.group()), line) if "\x1b" in line else line
 
 
-def grouped(spans: list[tuple[int, int, Verdict, int]], lo: int = 0) -> list[Token]:
+def past_others(others: set[int | None], value: int | None) -> bool:
+    """Whether another layer's number ``value`` is past the :data:`MAX_OTHERS` different ones of
+    ``others``, the line's so far (each number is added the first time)."""
+    if value in others:
+        return False
+    if len(others) >= MAX_OTHERS:
+        return True
+    others.add(value)
+    return False
+
+
+def grouped(spans: list[tuple[int, int, Verdict, int]], lo: int = 0) -> Tokens:
     """Tokens, in order, from ``(start, end, verdict, match start)`` spans: where two overlap (a
     repr covers its number, a qualified name the names of its chain) the leftmost, then the longest,
     stays; then those whose match starts before ``lo`` go (a piece before had them); the
@@ -431,5 +473,5 @@ def grouped(spans: list[tuple[int, int, Verdict, int]], lo: int = 0) -> list[Tok
     for start, _end, verdict, at in spans:
         if at >= lo:
             starts[verdict].append(start)
-    return [Token(at[0], at[0] + v.end - v.start, v.kind, v.value, v.code, v.python_form, at if len(at) > 1 else None)
-            for v, at in starts.items()]
+    return Tokens(Token(at[0], at[0] + v.end - v.start, v.kind, v.value, v.code, v.python_form,
+                        at if len(at) > 1 else None) for v, at in starts.items())

@@ -177,7 +177,7 @@ def report_notes(hits: Sequence[Hit], report: Report, lang: str) -> list[str]:
     out += followed
     out += [f"{family_label(family, lang)} ({label('not LLM DataDist', lang)}): "
             + ", ".join(f"{n} × {name}" for name, n in counts.items()) for family, counts in report.other.items()]
-    return out
+    return out + cut_notes(report, lang)
 
 
 class AdviceOnce:
@@ -208,6 +208,18 @@ class AdviceOnce:
         pointer = label("remedy as at {where}" if row.advice_kind == "remedy" else "check as at {where}",
                         lang, where=given)
         return replace(row, advice=pointer, advice_kind="pointer")
+
+
+def cut_notes(report: Report, lang: str, named: Callable[[str], str] = str) -> list[str]:
+    """A sentence per line read for LLM DataDist's codes only after too many other layers'
+    numbers (:attr:`.report.Report.others_cut`); ``named`` gives a file's name as shown."""
+    from ..render.labels import label
+    from ..scan.rules import MAX_OTHERS
+
+    return [label(
+        "{file}:{line}: more than {n} different other layers' numbers; only LLM DataDist codes read from column {column}",
+        lang, file=named(file), line=line, n=f"{MAX_OTHERS:,}", column=f"{column + 1:,}")
+        for (file, line), column in report.others_cut.items()]
 
 
 def after_note(earlier: Hit, lang: str) -> str:

@@ -132,6 +132,9 @@ def _random() -> dict[str, str]:
     def layout() -> int:
         return rnd.randint(0x5010B000, 0x5010BFFF)
 
+    def cased(text: str) -> str:  # each letter in upper or lower case at random
+        return "".join(c.upper() if rnd.random() < 0.5 else c.lower() for c in text)
+
     def word() -> str:
         return "".join(rnd.choice("abcdefghijklmnopqrstuvwxyzABCDEFGHIJ_") for _ in range(rnd.randint(1, 6)))
 
@@ -164,6 +167,14 @@ def _random() -> dict[str, str]:
             lambda: str(layout()), lambda: f"0x{layout():x}", lambda: rnd.choice(names),
             lambda: rnd.choice(keywords) + "=" + rnd.choice(["ffffffff", "507053", "103905"])])()
             + rnd.choice([" ", ",", ".", "::", "-", "/", "("])),
+        "rc=<random HCCL error number> (a dump: 4,096 listed)": line(
+            lambda: f"rc=0x{rnd.randint(0x05000000, 0x0503FFFF):08x} "),
+        "<keyword><separator><random other layer's number>": line(
+            lambda: rnd.choice(keywords) + rnd.choice(separators) + rnd.choice(
+                [str(rnd.randint(507000, 507999)), str(rnd.randint(103900, 103999)),
+                 f"0x{rnd.randint(0x05000000, 0x0503FFFF):08x}"]) + " "),
+        "\\v=0x<random layout number, random case>": line(lambda: "\v=" + cased(f"0x{layout():08x}") + " "),
+        "= =0x<random layout number, random case>": line(lambda: "= =" + cased(f"0x{layout():08x}") + " "),
     }
 
 

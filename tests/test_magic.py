@@ -459,6 +459,22 @@ def test_every_notebook_output_carries_the_same_facts(ip):
         assert "ranktable config devId[ (" not in out and "unknown LLM DataDist code" in out, face
 
 
+def test_every_notebook_output_says_where_a_dump_line_was_cut(ip):
+    import html as html_lib
+    import re
+
+    from sphinx_llmstatus.scan.rules import MAX_OTHERS
+
+    dump = "".join(f"rc=0x{0x05000000 + i:08x} " for i in range(MAX_OTHERS + 3)) + "LLM_LINK_FAILED"
+    r = ip.run_cell_magic("llmstatus", "", dump)
+    column = f"{len('rc=0x05000000 ') * MAX_OTHERS + 4:,}"
+    for out in (r.text(), html_lib.unescape(re.sub(r"<[^>]+>", "", r.html())),
+                html_lib.unescape(re.sub(r"<[^>]+>", "", r.markdown())).replace("\\", "")):
+        assert f"more than 4,096 different other layers' numbers; only LLM DataDist codes read from column {column}" \
+            in out
+    assert [h.code.name for h in r.hits] == ["LLM_LINK_FAILED"]
+
+
 def test_cell_magic_all_adds_success(ip):
     r = ip.run_cell_magic("llmstatus", "--all", ISSUE_LOG)
     assert [(h.line_no, h.code.name) for h in r.hits][-1] == (6, "LLM_SUCCESS")

@@ -9,7 +9,8 @@ must find (a test checks them). Not tokens: an operand of ``==`` or ``!=``
 (the expected value in ``Check failed: ret == LLM_SUCCESS``); digits inside a
 longer token (ids, hashes, URLs, paths, dotted numbers); ``0`` and ``-1`` as
 bare numbers (every C call logs ``ret = 0`` and ``ret = -1``); success codes
-unless asked for.
+unless asked for; other layers' numbers past the first :data:`MAX_OTHERS`
+different ones on a line (a dump).
 
 :meth:`Matcher.tokens` is the specification of
 :mod:`sphinx_llmstatus.scan.reference` (every match of every rule's expression,

@@ -38,7 +38,7 @@ from sphinx_llmstatus.scan.verdicts import (
 PIECES = [*map(chr, range(32, 127)), "\t", "\x0b", "\x0c", "\r", "\x1c", "\u3000", "\u2028", "\x85", "é", "ip", "Ip", "IP", "iP", "zip", "Zip",
           "zIP", "port", "_id", "_ID", "xId", "x1Id", "rc", "ret", "err", "error ", "code", "num", "Num", "errNum",
           "err_num", "error num", "LLM_TIMEOUT", "timeout", "TimeOut", " = ", ": ", "  =  ", "     ", "errno",
-          "ret_code", "x" * 41, "A" * 39, "==", "!=", "!", "0x", "size", "_SIZE", "IPs", "ts", "d", "e", "'", '"']
+          "ret_code", "x" * 41, "A" * 39, "==", "!=", "!", "::", ":=", "=:", "!:", "0x", "size", "_SIZE", "IPs", "ts", "d", "e", "'", '"']
 NUMBERS = ["1343270921", "0x5010b009", "5010b00d", "0X5010BFFF"]
 
 

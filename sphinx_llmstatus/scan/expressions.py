@@ -82,6 +82,8 @@ _WORD = "A-Za-z0-9_"
 #: An ``==`` or ``!=`` within the 8 characters after a number that
 #: :func:`.verdicts.is_comparison_operand` reads (blanks first, as ``str.lstrip`` strips them).
 OPERAND_AFTER = r"\s{0,6}+[=!]="
+#: The same within the 8 characters before a number, read in the reversed line.
+OPERAND_BEFORE_REVERSED = r"\s{0,6}+=[=!]"
 
 
 def clear_before_reversed(suffixes: tuple[str, ...]) -> str:
@@ -98,15 +100,20 @@ def clear_before_reversed(suffixes: tuple[str, ...]) -> str:
     them, and no field has them), not after a ``!``, after no word or after one that names no field
     whatever its start: none that ends, in any case, with one of ``suffixes`` where a name's last
     part may start (after ``_``, at the word's start, or at an upper-case letter after a
-    lower-case one or a digit); or a status keyword and its separator, after no word character
-    (a field's name that is a keyword names no field: ``err_num=``). So ``rc=``, ``zip=``, ``d=``,
-    ``ErrNum:`` and a blank after a number are clear; ``remoteIp``, ``x_ID`` and ``==`` are left
+    lower-case one or a digit); or separators no field has (a ``!``, two of ``:`` and ``=``, or
+    five blanks in a row, among blanks and quotes) after anything, unless ``==`` or ``!=`` comes
+    first after blanks;
+    or a status keyword and its separator, after no word character (a field's name that is a
+    keyword names no field: ``err_num=``). So ``rc=``, ``zip=``, ``d=``, ``ErrNum:``, ``x::``,
+    ``ip=:`` and a blank after a number are clear; ``remoteIp``, ``x_ID`` and ``==`` are left
     to the checks."""
     may_name = (f"(?i:{alternation(sorted({x[::-1] for x in suffixes}))})"
                 "(?:_|(?![A-Za-z0-9_])|(?<=[A-Z])(?=[a-z0-9]))")
     return (r"""\Z|[^A-Za-z0-9_\s:='"\-./#%@+]|[-./#%@+](?![A-Za-z0-9])"""
             r"""|(?=[\s:='"])[\s"']{0,16}+(?:[:=](?:[\s"']{1,16}+[:=])?)?[\s"']{0,16}+"""
             rf"""(?:\Z|[^A-Za-z0-9_\s:='"!]|[0-9_]|(?!{may_name})[A-Za-z])"""
+            # Separators no field has (a ``!``, two of ``:``/``=``), after anything; no ``==``/``!=`` nearest.
+            r"""|(?!\s*+=[=!])(?=[\s"']{0,16}+(?:!|[:=][\s"']{0,16}+[!:=])|[\s"':=!]{0,16}?[ \t]{5})"""
             f"|(?=[^A-Za-z0-9_])(?i:{KEYWORD_BEFORE_REVERSED})")
 
 

@@ -230,8 +230,9 @@ class Matcher:
         self._decimals = [str(v) for v in sorted(self.shared_values)]
         self.expressions = self._expressions()
         self._any, self._kinds = self._alternation(self.expressions)
-        # After MAX_OTHERS other layers' numbers on a line: the rules of LLM DataDist's own codes.
-        self._own, self._own_kinds = self._alternation([(k, x) for k, x in self.expressions if k not in _OTHER_RULES])
+        # After MAX_OTHERS other layers' numbers on a line: the rules of LLM DataDist's own codes
+        # (compiled at the first such line: each compile is a few ms of every scan's start).
+        self._own: tuple[re.Pattern[str], tuple[str, ...]] | None = None
         self.literals = self._literals(sorted({n[:4] for n in self.names}))
         self.prefilter = self._prefilter()
         self.prefilter_coloured = self._prefilter(fields=False)
@@ -254,6 +255,12 @@ class Matcher:
         # around the whole expression would stop ``re`` skipping to the literals: 5-10x the time).
         return (re.compile("|".join(f"(?:{x}())" for _, x in expressions).replace("}", "}+")),
                 ("", *(kind for kind, _ in expressions)))
+
+    def _own_rules(self) -> tuple[re.Pattern[str], tuple[str, ...]]:
+        """The alternation of LLM DataDist's own rules (without other layers' numbers) and its kinds."""
+        if self._own is None:
+            self._own = self._alternation([(k, x) for k, x in self.expressions if k not in _OTHER_RULES])
+        return self._own
 
     def _expressions(self) -> list[tuple[str, str]]:
         """``(kind, expression)`` of every rule, one per literal start: names (whole words),
@@ -351,7 +358,8 @@ class Matcher:
             verdict = by_kind.get(kind, windowed)(on, s, e, kind, include_success)
             if verdict is not None:
                 if verdict.kind in _OTHER_KINDS and past_others(others, verdict.value):
-                    cut, search, kinds = s + verdict.start, self._own.search, self._own_kinds
+                    own, kinds = self._own_rules()
+                    cut, search = s + verdict.start, own.search
                 else:
                     spans.append((s + verdict.start, s + verdict.end, verdict, s))
             # Every match that starts after a letter, digit or ``_`` is refused (but after ``0x``),

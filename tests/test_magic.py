@@ -470,8 +470,8 @@ def test_every_notebook_output_says_where_a_dump_line_was_cut(ip):
     column = f"{len('rc=0x05000000 ') * MAX_OTHERS + 4:,}"
     for out in (r.text(), html_lib.unescape(re.sub(r"<[^>]+>", "", r.html())),
                 html_lib.unescape(re.sub(r"<[^>]+>", "", r.markdown())).replace("\\", "")):
-        assert f"more than 4,096 different other layers' numbers; only LLM DataDist codes read from column {column}" \
-            in out
+        assert f"Line 1: more than 4,096 different other layers' numbers; only LLM DataDist codes read from column " \
+            f"{column}" in out  # (the line named as the notebook names a hit's)
     assert [h.code.name for h in r.hits] == ["LLM_LINK_FAILED"]
 
 

@@ -469,7 +469,7 @@ class MarkdownFormat(Format):
                  for key, f, h, entry in ordered]
         head = root_lines(root_cause([row[3] for row in ordered]), len(ordered), self.lang)
         first = markdown.first_failures(items, self.lang, head, [where(row[3], self.lang) for row in ordered])
-        cut = "".join(f"\n{markdown.esc(note)}\n" for note in cut_notes(report, self.lang, _named))
+        cut = "".join(f"\n{markdown.esc(note)}\n" for note in cut_notes(report, self.lang, lambda f, n: f"{_named(f)}:{n}"))
         return ("\n" if self._scan_started else "") + first + markdown.summary(counts, self.lang) + cut
 
 

@@ -444,7 +444,7 @@ def report_summary(report: Report, lang: str, color: bool = False, stdin: str = 
     for fam, counter in report.other.items():
         lines.append(f"  {family_label(fam, lang)}: " + ", ".join(f"{n} × {name}" for name, n in counter.most_common())
                      + f" ({not_ours})")
-    lines += ["  " + log_safe(note) for note in cut_notes(report, lang, lambda f: stdin if f == "-" else f)]
+    lines += ["  " + log_safe(note) for note in cut_notes(report, lang, lambda f, n: f"{stdin if f == '-' else f}:{n}")]
     if report.symptoms:
         lines.append(f"  {label('symptoms', lang)}: "
                      + ", ".join(f"{n} × {name}" for name, n in report.symptoms.most_common()))

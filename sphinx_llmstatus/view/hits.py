@@ -177,7 +177,7 @@ def report_notes(hits: Sequence[Hit], report: Report, lang: str) -> list[str]:
     out += followed
     out += [f"{family_label(family, lang)} ({label('not LLM DataDist', lang)}): "
             + ", ".join(f"{n} × {name}" for name, n in counts.items()) for family, counts in report.other.items()]
-    return out + cut_notes(report, lang)
+    return out + cut_notes(report, lang, lambda _file, n: f"{line} {n}")
 
 
 class AdviceOnce:
@@ -210,15 +210,16 @@ class AdviceOnce:
         return replace(row, advice=pointer, advice_kind="pointer")
 
 
-def cut_notes(report: Report, lang: str, named: Callable[[str], str] = str) -> list[str]:
+def cut_notes(report: Report, lang: str, where: Callable[[str, int], str]) -> list[str]:
     """A sentence per line read for LLM DataDist's codes only after too many other layers'
-    numbers (:attr:`.report.Report.others_cut`); ``named`` gives a file's name as shown."""
+    numbers (:attr:`.report.Report.others_cut`); ``where(file, line)`` names the line as the
+    face names a hit's (``a.log:2``, ``Line 2``)."""
     from ..render.labels import label
     from ..scan.rules import MAX_OTHERS
 
     return [label(
-        "{file}:{line}: more than {n} different other layers' numbers; only LLM DataDist codes read from column {column}",
-        lang, file=named(file), line=line, n=f"{MAX_OTHERS:,}", column=f"{column + 1:,}")
+        "{where}: more than {n} different other layers' numbers; only LLM DataDist codes read from column {column}",
+        lang, where=where(file, line), n=f"{MAX_OTHERS:,}", column=f"{column + 1:,}")
         for (file, line), column in report.others_cut.items()]
 
 

@@ -88,6 +88,20 @@ def test_every_face_says_where_the_line_was_cut(tmp_path):
     assert f"自第 {column} 列起" in run("--lang", "zh", str(log))
 
 
+def test_the_summary_lists_twenty_names_of_a_layer_then_how_many_more(tmp_path):
+    """A dump's line listed its 4,096 numbers in one summary line of 61,000 characters."""
+    from sphinx_llmstatus.view.hits import OTHERS_SHOWN
+
+    log = tmp_path / "dump.log"
+    log.write_text(dump(OTHERS_SHOWN + 7)[0] + "\n")
+    text = run(str(log))
+    (hccl,) = [line for line in text.splitlines() if line.startswith("  HCCL: ")]
+    assert hccl.count(" × ") == OTHERS_SHOWN and hccl.endswith(", … 7 more not shown (not LLM DataDist)")
+    assert "\nHCCL: … 7 more not shown\n" in run("--format", "markdown", str(log))
+    summary = json.loads(run("--json", "--summary", str(log)))
+    assert len(summary["other_families"]["hccl"]) == OTHERS_SHOWN + 7  # (JSON keeps every one)
+
+
 def test_a_line_without_the_cut_says_nothing_of_it(tmp_path):
     log = tmp_path / "few.log"
     log.write_text("rc=0x05000007 LLM_FAILED\n")

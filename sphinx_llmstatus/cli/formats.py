@@ -454,13 +454,18 @@ class MarkdownFormat(Format):
 
     def scan_end(self, report: Report, summary_only: bool = False) -> str:
         from ..render import markdown
-
-        counts = [(name, n) for name, n in report.counts.most_common()]
-        counts += [(f"{name} ({family}, not LLM DataDist)", n) for family, c in report.other.items()
-                   for name, n in c.most_common()]
+        from ..render.labels import family_label, label
         from ..scan.peers import root_cause
         from ..view.deployment import peer_note, root_lines, where
-        from ..view.hits import after_note, cut_notes
+        from ..view.hits import after_note, cut_notes, shown_counts
+
+        counts = [(name, n) for name, n in report.counts.most_common()]
+        notes = []
+        for family, c in report.other.items():
+            shown, more = shown_counts(c)
+            counts += [(f"{name} ({family}, not LLM DataDist)", n) for name, n in shown]
+            if more:
+                notes.append(f"{family_label(family, self.lang)}: … " + label("{n} more not shown", self.lang, n=f"{more:,}"))
 
         ordered = report.ordered()
         items = [(_named(f), h, [note for note in (peer_note(entry, self.lang),
@@ -469,8 +474,9 @@ class MarkdownFormat(Format):
                  for key, f, h, entry in ordered]
         head = root_lines(root_cause([row[3] for row in ordered]), len(ordered), self.lang)
         first = markdown.first_failures(items, self.lang, head, [where(row[3], self.lang) for row in ordered])
-        cut = "".join(f"\n{markdown.esc(note)}\n" for note in cut_notes(report, self.lang, lambda f, n: f"{_named(f)}:{n}"))
-        return ("\n" if self._scan_started else "") + first + markdown.summary(counts, self.lang) + cut
+        notes += cut_notes(report, self.lang, lambda f, n: f"{_named(f)}:{n}")
+        tail = "".join(f"\n{markdown.esc(note)}\n" for note in notes)
+        return ("\n" if self._scan_started else "") + first + markdown.summary(counts, self.lang) + tail
 
 
 #: ``--format`` name -> its class.

@@ -412,7 +412,7 @@ def report_summary(report: Report, lang: str, color: bool = False, stdin: str = 
     failure's key, what its process logged before it (view.hits.after_note)."""
     from ..scan.report import hit_name, hit_view
     from ..view.deployment import peer_note, root_lines, where
-    from ..view.hits import cut_notes
+    from ..view.hits import counts_text, cut_notes
 
     lines = []
     ordered = report.ordered()
@@ -442,8 +442,7 @@ def report_summary(report: Report, lang: str, color: bool = False, stdin: str = 
                                   lang, n=n, name=name))
     not_ours = label("not LLM DataDist", lang)
     for fam, counter in report.other.items():
-        lines.append(f"  {family_label(fam, lang)}: " + ", ".join(f"{n} × {name}" for name, n in counter.most_common())
-                     + f" ({not_ours})")
+        lines.append(f"  {family_label(fam, lang)}: {counts_text(counter, lang)} ({not_ours})")
     lines += ["  " + log_safe(note) for note in cut_notes(report, lang, lambda f, n: f"{stdin if f == '-' else f}:{n}")]
     if report.symptoms:
         lines.append(f"  {label('symptoms', lang)}: "

@@ -16,6 +16,7 @@ from ..scan.report import hit_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections import Counter
     from collections.abc import Callable, Sequence
 
     from ..registry.model import StatusCode
@@ -175,8 +176,8 @@ def report_notes(hits: Sequence[Hit], report: Report, lang: str) -> list[str]:
         if key in report.preceded:
             out.append(after_note(report.preceded[key], lang))
     out += followed
-    out += [f"{family_label(family, lang)} ({label('not LLM DataDist', lang)}): "
-            + ", ".join(f"{n} × {name}" for name, n in counts.items()) for family, counts in report.other.items()]
+    out += [f"{family_label(family, lang)} ({label('not LLM DataDist', lang)}): {counts_text(counts, lang)}"
+            for family, counts in report.other.items()]
     return out + cut_notes(report, lang, lambda _file, n: f"{line} {n}")
 
 
@@ -208,6 +209,25 @@ class AdviceOnce:
         pointer = label("remedy as at {where}" if row.advice_kind == "remedy" else "check as at {where}",
                         lang, where=given)
         return replace(row, advice=pointer, advice_kind="pointer")
+
+
+#: Most names of one other layer a report's summary lists, the most frequent first (a dump's
+#: line may list 4,096: the summary was one line of 61,000 characters).
+OTHERS_SHOWN = 20
+
+
+def shown_counts(counts: Counter[str]) -> tuple[list[tuple[str, int]], int]:
+    """The :data:`OTHERS_SHOWN` most frequent ``(name, n)`` of ``counts``, and how many more there are."""
+    return counts.most_common(OTHERS_SHOWN), max(0, len(counts) - OTHERS_SHOWN)
+
+
+def counts_text(counts: Counter[str], lang: str) -> str:
+    """``3 × HCCL_E_UNAVAIL, 1 × 83956525, … 4,076 more not shown``: :func:`shown_counts` as text."""
+    from ..render.labels import label
+
+    shown, more = shown_counts(counts)
+    return ", ".join([f"{n} × {name}" for name, n in shown]
+                     + ([f"… {label('{n} more not shown', lang, n=f'{more:,}')}"] if more else []))
 
 
 def cut_notes(report: Report, lang: str, where: Callable[[str, int], str]) -> list[str]:

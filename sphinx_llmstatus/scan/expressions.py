@@ -102,9 +102,8 @@ def clear_before_reversed(suffixes: tuple[str, ...]) -> str:
     part may start (after ``_``, at the word's start, or at an upper-case letter after a
     lower-case one or a digit); or separators no field has (a ``!``, two of ``:`` and ``=``, or
     five blanks in a row, among blanks and quotes) after anything, unless ``==`` or ``!=`` comes
-    first after blanks;
-    or a status keyword and its separator, after no word character (a field's name that is a
-    keyword names no field: ``err_num=``). So ``rc=``, ``zip=``, ``d=``, ``ErrNum:``, ``x::``,
+    first after blanks; or a status keyword and its separator, after no word character (a
+    field's name that is a keyword names no field: ``err_num=``). So ``rc=``, ``zip=``, ``d=``, ``ErrNum:``, ``x::``,
     ``ip=:`` and a blank after a number are clear; ``remoteIp``, ``x_ID`` and ``==`` are left
     to the checks."""
     may_name = (f"(?i:{alternation(sorted({x[::-1] for x in suffixes}))})"
@@ -112,7 +111,7 @@ def clear_before_reversed(suffixes: tuple[str, ...]) -> str:
     return (r"""\Z|[^A-Za-z0-9_\s:='"\-./#%@+]|[-./#%@+](?![A-Za-z0-9])"""
             r"""|(?=[\s:='"])[\s"']{0,16}+(?:[:=](?:[\s"']{1,16}+[:=])?)?[\s"']{0,16}+"""
             rf"""(?:\Z|[^A-Za-z0-9_\s:='"!]|[0-9_]|(?!{may_name})[A-Za-z])"""
-            # Separators no field has (a ``!``, two of ``:``/``=``), after anything; no ``==``/``!=`` nearest.
+            # Separators no field has (a ``!``, two of ``:``/``=``, five blanks), after anything; no ``==``/``!=`` nearest.
             r"""|(?!\s*+=[=!])(?=[\s"']{0,16}+(?:!|[:=][\s"']{0,16}+[!:=])|[\s"':=!]{0,16}?[ \t]{5})"""
             f"|(?=[^A-Za-z0-9_])(?i:{KEYWORD_BEFORE_REVERSED})")
 

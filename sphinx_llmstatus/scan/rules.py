@@ -19,10 +19,11 @@ changes that keep its result: one alternation of the rules' expressions finds
 the next match at each position (it starts with a literal, so ``re`` skips to
 it in C), but within a layout number, where every verdict refuses; a match is
 decided on the window its rule reads, remembered across lines (log lines
-repeat their codes with the same words around them); and a layout number in a
-context no check refuses (read by two expressions in C) or a name that stands
-alone is decided by its text alone, remembered (a line may hold 90,000
-numbers, each with different neighbours). Every expression is bounded, so the
+repeat their codes with the same words around them); and a layout number that
+no check refuses (an operand, within a word, a field's value: told by
+expressions in C where its context is clear) or a name that stands alone is
+decided by its text alone, remembered (a line may hold 90,000 numbers, each
+with different neighbours). Every expression is bounded, so the
 whole is linear in the line.
 """
 
@@ -57,6 +58,7 @@ from .verdicts import (
     decide,
     in_word,
     is_comparison_operand,
+    is_field_value,
     layout_start,
     number_start,
     word_char,
@@ -381,21 +383,22 @@ class Matcher:
         return frozenset(widths)
 
     def _layout(self, on: OnLine, s: int, e: int, kind: str, include_success: bool) -> Verdict | None:
-        """The verdict on a layout number: remembered by its text where its context is clear (no
-        check refuses it: :func:`~.expressions.clear_before_reversed`,
-        :data:`~.expressions.OPERAND_AFTER`, read by two expressions in C; its verdict then depends
-        on nothing else, nor on the case of its hex digits), else decided at once (a line may hold
-        thousands of different ones). The checks themselves, a Python step at a time, cost a line
-        of 90,000 layout numbers after ``rc=`` or a blank most of its scan. An operand of ``==``
-        or ``!=`` (read as :func:`~.verdicts.is_comparison_operand` does, by two expressions) and a
-        number within a word or an id (``a.1343270921``, ``/5010b009``) are none: said at once."""
+        """The verdict on a layout number: none for an operand of ``==`` or ``!=`` (read as
+        :func:`~.verdicts.is_comparison_operand` reads it, by two expressions in C), within a word
+        or an id (``a.1343270921``, ``/5010b009``: :func:`~.verdicts.in_word`) or a field's value
+        (:func:`~.verdicts.is_field_value`); else it depends on its text alone, nor on the case of
+        its hex digits, and is remembered by it. Where the context is clear
+        (:func:`~.expressions.clear_before_reversed`, one expression in C) neither check can
+        refuse it and none is asked: a Python step at a time, they cost a line of 90,000 layout
+        numbers after ``rc=`` or a blank most of its scan."""
         line = on.text
         start = layout_start(line, s, kind == "lh")
         at = len(line) - start  # (where the number starts in the reversed line)
         if self._operand_after(line, e) is not None or self._operand_before(on.reversed, at) is not None:
             return None
-        if self._clear_before(on.reversed, at) is None:
-            return None if in_word(line, start) else decide(self.tables, Seen(line, s, e, kind), include_success)
+        if self._clear_before(on.reversed, at) is None and (
+                in_word(line, start) or is_field_value(line, start, self.names)):
+            return None
         # (0x5010B00a and 0X5010b00A make one verdict: a line of them in random case, 56,000 texts.)
         return self._by_text((kind, include_success, line[start:e].lower()), line, s, e)
 

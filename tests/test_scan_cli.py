@@ -298,9 +298,31 @@ def _read_all(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def _sigint_in_holds(monkeypatch) -> tuple[list[int], set[int]]:
+def _sigint(elsewhere: bool) -> None:
+    """SIGINT as Ctrl-C sends it, from within a hold (the main thread holds it back). Sent to the
+    main thread, it waits there for the hold's end. Sent to the process while another thread runs
+    (``elsewhere``), the system gives it to that thread, whose handler may run only later: wait
+    till Python has run the scan's (the hold then defers it) or raised it here. A late one fell
+    into the next scan (exit 130 for 1) or the next test (a CI run ended with KeyboardInterrupt
+    in a test's set-up)."""
+    import threading
+    import time
+
+    from sphinx_llmstatus.scan import interrupt
+
+    if not elsewhere:
+        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)  # type: ignore[arg-type]
+        return
+    os.kill(os.getpid(), signal.SIGINT)
+    deadline = time.monotonic() + 5
+    while not interrupt._Holds.pending and time.monotonic() < deadline:
+        time.sleep(0.001)
+
+
+def _sigint_in_holds(monkeypatch, thread: bool = False) -> tuple[list[int], set[int]]:
     """Hold back as the scan does, and send SIGINT within the holds whose numbers (from 1) are in
-    the set returned; the list counts the holds of a scan."""
+    the set returned (:func:`_sigint`; ``thread``: another thread runs); the list counts the holds
+    of a scan."""
     import contextlib
     import importlib
 
@@ -315,7 +337,7 @@ def _sigint_in_holds(monkeypatch) -> tuple[list[int], set[int]]:
         with real(*args, **kwargs):
             holds.append(1)
             if len(holds) in at:
-                os.kill(os.getpid(), signal.SIGINT)
+                _sigint(thread)
             yield
 
     for name in ("interrupt", "engine", "pipeline", "diagnosis", "helper", "parallel"):
@@ -352,7 +374,7 @@ def _flood_with_holds(tmp_path, monkeypatch, capsys, request, form, thread):
 
     log = tmp_path / "a.log"
     log.write_bytes(b"[ERROR] LinkLlmClusters failed, ret = 1343270921\n" * 600)
-    holds, at = _sigint_in_holds(monkeypatch)
+    holds, at = _sigint_in_holds(monkeypatch, thread)
     _scanned_whole(log, form, holds, {10**9}, capsys)
     if thread:
         done = threading.Event()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .rules import Matcher, blank_colours, past_others
+from .rules import OTHER_KINDS, Matcher, blank_colours, past_others
 from .verdicts import Seen, decide
 
 
@@ -46,6 +46,6 @@ def _others_cut(found: list[tuple]) -> list[tuple]:
     :data:`~.rules.MAX_OTHERS` different ones."""
     others: set[int | None] = set()
     for i, t in enumerate(found):
-        if t[2] in ("other", "trace") and past_others(others, t[3]):
-            return found[:i] + [t for t in found[i:] if t[2] not in ("other", "trace")]
+        if t[2] in OTHER_KINDS and past_others(others, t[3]):
+            return found[:i] + [t for t in found[i:] if t[2] not in OTHER_KINDS]
     return found

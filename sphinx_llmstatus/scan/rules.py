@@ -57,7 +57,6 @@ from .verdicts import (
     Verdict,
     decide,
     in_word,
-    is_comparison_operand,
     is_field_value,
     layout_start,
     number_start,
@@ -141,7 +140,7 @@ _UNSEEN = object()
 _LAYOUT = frozenset({"lh", "ld"})
 #: The rules of other layers' numbers, and the kinds of their tokens.
 _OTHER_RULES = frozenset({"ov", "hr"})
-_OTHER_KINDS = frozenset({"other", "trace"})
+OTHER_KINDS = frozenset({"other", "trace"})
 #: Most different numbers of other layers one line lists: as many as LLM DataDist's layout holds.
 #: An HCCL error number has 262,144 values, so a line of a megabyte (a dump) could list 66,000,
 #: each a hit with its excerpt (100 MB of JSON, seconds); after them the line is read for LLM
@@ -359,7 +358,7 @@ class Matcher:
             kind = kinds[m.lastindex]  # type: ignore[index]
             verdict = by_kind.get(kind, windowed)(on, s, e, kind, include_success)
             if verdict is not None:
-                if verdict.kind in _OTHER_KINDS and past_others(others, verdict.value):
+                if verdict.kind in OTHER_KINDS and past_others(others, verdict.value):
                     own, kinds = self._own_rules()
                     cut, search = s + verdict.start, own.search
                 else:
@@ -393,10 +392,9 @@ class Matcher:
         numbers after ``rc=`` or a blank most of its scan."""
         line = on.text
         start = layout_start(line, s, kind == "lh")
-        at = len(line) - start  # (where the number starts in the reversed line)
-        if self._operand_after(line, e) is not None or self._operand_before(on.reversed, at) is not None:
+        if self._operand(on, start, e):
             return None
-        if self._clear_before(on.reversed, at) is None and (
+        if self._clear_before(on.reversed, len(line) - start) is None and (
                 in_word(line, start) or is_field_value(line, start, self.names)):
             return None
         # (0x5010B00a and 0X5010b00A make one verdict: a line of them in random case, 56,000 texts.)
@@ -410,7 +408,7 @@ class Matcher:
         before = line[s - 1] if s else ""
         if before and before in ".:":
             return self._windowed(on, s, e, kind, include_success)
-        if word_char(before) or is_comparison_operand(line, s, e):
+        if word_char(before) or self._operand(on, s, e):
             return None
         return self._by_text((kind, include_success, line[s:e]), line, s, e)
 
@@ -418,17 +416,22 @@ class Matcher:
         """The verdict on a shared value or another layer's number: right after a status keyword
         (read in the reversed line, as :func:`~.verdicts.keyword_before` reads it) and no
         comparison's operand, it depends on its text alone and is remembered by it (a keyword's
-        separator is never ``==`` nor ``!=``); after no keyword it is none (after a word character,
-        which the expression refuses, it is within a word); else it is decided on its window
-        (:meth:`_windowed`). (A line of 150,000 bare ``507053`` each after a different character
-        decided each on its window: 1.1 s.)"""
+        separator is never ``==`` nor ``!=``); after no keyword, or before ``==``/``!=``, it is
+        none (after a word character, which the expression refuses, it is within a word). (A line
+        of 150,000 bare ``507053`` each after a different character decided each on its window:
+        1.1 s.)"""
         line = on.text
         start = number_start(line, s)
         if self._keyword_before(on.reversed, len(line) - start) is None:
             return None
-        if self._operand_after(line, e) is not None:
-            return self._windowed(on, s, e, kind, include_success)
+        if self._operand_after(line, e) is not None:  # (a keyword's separator is no ``==`` before it)
+            return None
         return self._by_text((kind, include_success, line[start:e]), line, s, e)
+
+    def _operand(self, on: OnLine, start: int, end: int) -> bool:
+        """:func:`~.verdicts.is_comparison_operand` of ``on.text[start:end]``, read by two expressions in C."""
+        return (self._operand_after(on.text, end) is not None
+                or self._operand_before(on.reversed, len(on.text) - start) is not None)
 
     def _by_text(self, key: tuple[str, bool, str], line: str, s: int, e: int) -> Verdict | None:
         """The verdict on the match ``line[s:e]``, remembered by ``key`` (its kind, whether success

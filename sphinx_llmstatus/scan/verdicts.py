@@ -20,7 +20,9 @@ from .alternation import alternation
 
 #: Status keywords before a shared number (``k_ret = ffffffff``, ``ErrorNo: 4294967295``), in any
 #: case: a word, or a head, a joiner and a tail (``ret_code``, ``error no``, ``statuscode``).
-_KEYWORD_WORDS = ("ret", "return", "rc", "result", "status", "err", "error", "errno", "code")
+#: A field's name whose last part is one of these names a status, not a field (``error_code``).
+STATUS_WORDS = ("ret", "rc", "result", "status", "err", "error", "errno", "code")
+_KEYWORD_WORDS = (*STATUS_WORDS, "return")
 _KEYWORD_JOINED = (
     (("ret",), ("", "_"), ("code", "val", "value")),
     (("return",), (" ", "_"), ("code", "value")),
@@ -56,7 +58,7 @@ FIELD_SUFFIXES = (
     "len", "length", "offset", "seq", "index", "idx", "hash", "key", "time", "ts", "timestamp", "count",
     "num", "number", "timeout", "device", "dev",
 )
-_STATUS_NAMES = re.compile(r"(?:ret|rc|result|status|err|error|errno|code)", re.IGNORECASE)
+_STATUS_NAMES = re.compile("|".join(STATUS_WORDS), re.IGNORECASE)
 _REPR_TAIL = re.compile(r"[ \t]{0,8}:[ \t]{0,8}-?\d{1,20}[ \t]{0,8}>")
 _WORD_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
 _CAMEL = re.compile(r"_|(?<=[a-z0-9])(?=[A-Z])")

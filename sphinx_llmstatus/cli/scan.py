@@ -19,7 +19,6 @@ import os
 import stat
 import sys
 from contextlib import contextmanager, suppress
-from dataclasses import replace
 
 from ..registry.model import Registry
 from ..scan.events import Closed, Event, Failed, Opened
@@ -362,7 +361,7 @@ def _sources(paths: list[str], opts: ScanOptions, args: Args, registry: Registry
     jobs = min(getattr(args, "jobs", None) or default_jobs(), len(paths))
     if jobs <= 1 or "-" in paths:
         # One file at a time here: a second process may prefilter its blocks (scan.helper).
-        opts = replace(opts, helper=True)
+        opts = opts._replace(helper=True)
         scanner(registry)  # built first, as it lasts the whole scan (~28 ms): no collection walks it
         _collector_on()
         for path in paths:

@@ -23,7 +23,6 @@ import stat
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from .decompress import Budget, Counted, Salvaged, detect
@@ -45,31 +44,31 @@ TAR_BUFFER = 65536
 SPOOL_MEMORY = 32 << 20
 
 
-@dataclass
 class Input:
     """One log to scan: ``name`` its provenance, ``stream`` its text as UTF-8 bytes (None with
     ``error``), ``damage`` what went wrong while reading it (filled as it is read), ``mtime``
-    the time its archive or file system gives it (seconds since the epoch)."""
+    the time its archive or file system gives it (seconds since the epoch), ``parts`` the outer
+    path and each member's path inside it (``name`` is :func:`provenance` of them)."""
 
-    name: str
-    stream: BinaryIO | None
-    damage: list[str] = field(default_factory=list)
-    error: str | None = None
-    mtime: float | None = None
-    #: The outer path and each member's path inside it (``name`` is :func:`provenance` of them).
-    parts: tuple[str, ...] = ()
-    #: Standard input through a pipe, socket or terminal: whether input comes within so many
-    #: milliseconds (None: a file's reads never wait for a writer).
-    waits: Callable[[int], bool] | None = None
+    # (A plain class, as the scan's other records are named tuples: no dataclasses at start.)
+    __slots__ = ("name", "stream", "damage", "error", "mtime", "parts", "waits")
+
+    def __init__(self, name: str, stream: BinaryIO | None, damage: list[str] | None = None, *,
+                 error: str | None = None, mtime: float | None = None, parts: tuple[str, ...] = ()) -> None:
+        self.name, self.stream, self.error, self.mtime, self.parts = name, stream, error, mtime, parts
+        self.damage: list[str] = [] if damage is None else damage
+        #: Standard input through a pipe, socket or terminal: whether input comes within so many
+        #: milliseconds (None: a file's reads never wait for a writer).
+        self.waits: Callable[[int], bool] | None = None
 
 
-@dataclass
 class _Walk:
     """State shared by the levels of one input: its byte budget and member count."""
 
-    budget: Budget
-    long: bool
-    members: int = 0
+    __slots__ = ("budget", "long", "members")
+
+    def __init__(self, budget: Budget, long: bool) -> None:
+        self.budget, self.long, self.members = budget, long, 0
 
 
 def provenance(parts: tuple[str, ...]) -> str:

@@ -18,7 +18,6 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -37,16 +36,14 @@ if TYPE_CHECKING:
 PROOFS = 3
 
 
-@dataclass(frozen=True, slots=True)
-class Proof:
+class Proof(NamedTuple):
     """A line that proves a cause (or rules it out): its number and text (at most :data:`PROOF_TEXT`)."""
 
     line: int
     text: str
 
 
-@dataclass(frozen=True, slots=True)
-class Judged:
+class Judged(NamedTuple):
     """One cause of the failure's code (``api`` view, index ``cause``) and what the log says of it:
     ``verdict`` ``confirmed``, ``candidate`` or ``excluded``; ``why`` an exclusion's reason
     (``against``: a line rules it out; ``mode``, ``framework``: the context does)."""
@@ -71,8 +68,7 @@ class Context(NamedTuple):
     line: int
 
 
-@dataclass(frozen=True, slots=True)
-class Diagnosis:
+class Diagnosis(NamedTuple):
     """Every cause of a failure's code, judged by the lines around it, confirmed ones first."""
 
     causes: tuple[Judged, ...]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..registry.clues import Stamp
 from ..registry.model import Cause, Evidence, Registry, StatusCode
@@ -31,8 +31,7 @@ NEAREST = 32
 PROOF_TEXT = 300
 
 
-@dataclass(frozen=True, slots=True)
-class Ref:
+class Ref(NamedTuple):
     """One evidence of one cause: the code's canonical name, the API whose view holds the cause,
     the cause's index in that view, the evidence's index in the cause."""
 

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
 from operator import attrgetter
 
 from ..registry.model import StatusCode
+from .record import Record
 
 
-# Not frozen: a frozen dataclass's ``__init__`` sets each of its 24 fields through
-# ``object.__setattr__`` (3 us a hit against 0.8), and a flood of a million code lines has 10 us a
-# line for everything. Nothing changes a hit once the scan hands it out.
-@dataclass(slots=True, unsafe_hash=True)
-class Hit:
+# Not frozen: a frozen record sets each field through ``object.__setattr__`` (3 us a hit against
+# 0.8), and a flood of a million code lines has 10 us a line for everything. Nothing changes a
+# hit once the scan hands it out (:meth:`~.record.Record._replace` makes a changed copy).
+class Hit(Record):
     """A status code found on one line: one hit per code per line.
 
     ``line_no`` is 1-based. ``line`` is the line decoded as UTF-8 with
@@ -48,39 +47,46 @@ class Hit:
     holds more than :data:`~.rules.MAX_OTHERS` different ones (None on every other line).
     """
 
-    line_no: int
-    line: str
-    start: int
-    end: int
-    token: str
-    value: int | None
-    code: StatusCode | None
-    family: str = "llm_datadist"
-    evidence: str = ""
-    column: int = -1
-    columns: tuple[int, ...] = ()
-    columns_truncated: bool = False
-    line_length: int = -1
-    process: str | None = None
-    process_api: str | None = None
-    related: StatusCode | None = None
-    other_name: str | None = None
-    other_meaning: tuple[str, str] | None = None
-    other: StatusCode | None = None
-    other_check: tuple[str, str] | None = None
-    kind: str = "code"
-    symptom: object = None
-    consequence_of: tuple[str, int, str] | None = None
-    diagnosis: object = None
-    others_cut: int | None = None
+    __slots__ = ("line_no", "line", "start", "end", "token", "value", "code", "family", "evidence", "column",
+                 "columns", "columns_truncated", "line_length", "process", "process_api", "related", "other_name",
+                 "other_meaning", "other", "other_check", "kind", "symptom", "consequence_of", "diagnosis",
+                 "others_cut")
 
-    def __post_init__(self) -> None:
-        if self.column < 0:
-            self.column = self.start
-        if not self.columns:
-            self.columns = (self.column,)
-        if self.line_length < 0:
-            self.line_length = len(self.line)
+    def __init__(  # noqa: PLR0913  (a record's fields, as a dataclass's ``__init__`` takes them)
+            self, line_no: int, line: str, start: int, end: int, token: str, value: int | None,
+            code: StatusCode | None, family: str = "llm_datadist", evidence: str = "", column: int = -1,
+            columns: tuple[int, ...] = (), columns_truncated: bool = False, line_length: int = -1,
+            process: str | None = None, process_api: str | None = None, related: StatusCode | None = None,
+            other_name: str | None = None, other_meaning: tuple[str, str] | None = None,
+            other: StatusCode | None = None, other_check: tuple[str, str] | None = None, kind: str = "code",
+            symptom: object = None, consequence_of: tuple[str, int, str] | None = None, diagnosis: object = None,
+            others_cut: int | None = None) -> None:
+        # One statement a field (a tuple assignment would build a tuple per hit).
+        self.line_no = line_no
+        self.line = line
+        self.start = start
+        self.end = end
+        self.token = token
+        self.value = value
+        self.code = code
+        self.family = family
+        self.evidence = evidence
+        self.column = start if column < 0 else column
+        self.columns = columns or (self.column,)
+        self.columns_truncated = columns_truncated
+        self.line_length = len(line) if line_length < 0 else line_length
+        self.process = process
+        self.process_api = process_api
+        self.related = related
+        self.other_name = other_name
+        self.other_meaning = other_meaning
+        self.other = other
+        self.other_check = other_check
+        self.kind = kind
+        self.symptom = symptom
+        self.consequence_of = consequence_of
+        self.diagnosis = diagnosis
+        self.others_cut = others_cut
 
     @property
     def is_success(self) -> bool:
@@ -127,7 +133,7 @@ MAX_COLUMNS = 100_000
 
 
 #: Every field of a hit but its line number, in order, read in one call.
-_BUT_LINE = attrgetter(*[f.name for f in fields(Hit)][1:])
+_BUT_LINE = attrgetter(*Hit.__slots__[1:])
 
 
 def astuple_but_line(hit: Hit) -> tuple:

@@ -12,7 +12,6 @@ events in order, whether they were made here or by ``-j N`` workers
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import BinaryIO, NamedTuple
 
 from ..registry.model import Registry
@@ -31,8 +30,7 @@ from .report import Report
 from .timeline import ClueWatch, Times
 
 
-@dataclass(frozen=True)
-class ScanOptions:
+class ScanOptions(NamedTuple):
     """What every log of a scan is scanned with (picklable: it travels to the workers)."""
 
     context: int = 0

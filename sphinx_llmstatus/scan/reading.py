@@ -12,9 +12,8 @@ whole line, whatever the read sizes (a file and a pipe give the same hits).
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable, Iterator
-from dataclasses import dataclass
 from mmap import mmap
-from typing import BinaryIO, cast
+from typing import BinaryIO, NamedTuple, cast
 
 from .context import CONTEXT_SPAN
 from .encoding import one_read
@@ -32,8 +31,7 @@ Data = bytes | bytearray | mmap
 Buffer = bytearray | mmap
 
 
-@dataclass(frozen=True, slots=True)
-class Block:
+class Block(NamedTuple):
     """A run of whole lines: ``data[:end]``, ending with a line break except at the end of input.
     ``data`` is a buffer reused for the next run (valid until the reader resumes: copy what must
     outlive it)."""
@@ -42,8 +40,7 @@ class Block:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
-class LongPiece:
+class LongPiece(NamedTuple):
     """A piece of a line longer than :data:`LONG_LINE`: ``text`` decoded, tokens accepted with a
     start in ``text[lo:hi]``, ``base`` the characters of the line before ``text``, ``head`` the
     line's first :data:`~.context.CONTEXT_SPAN` bytes, ``final`` True on the line's last piece."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from .diagnosis import diagnosis_dict
 from .hit import Hit
@@ -30,8 +30,7 @@ if TYPE_CHECKING:
     from ..registry.model import ApiView
 
 
-@dataclass
-class Place:
+class Place(NamedTuple):
     """Where an input's lines come from: its node (``host``), the role its node or path names
     (:func:`~.timeline.role_of_path`; a clue in the log wins), its mtime."""
 
@@ -137,7 +136,7 @@ class Report:
         for hit in hits:
             first = self.add(file, hit)
             if first is not None:
-                hit = replace(hit, consequence_of=(first[0], first[1].line_no, hit_name(first[1])))
+                hit = hit._replace(consequence_of=(first[0], first[1].line_no, hit_name(first[1])))
             out.append(hit)
         return out
 

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..registry.model import LLM_CODE_BASE, LLM_CODE_MASK, LLM_DATADIST, Registry, StatusCode
@@ -47,6 +46,7 @@ from .expressions import (
     other_forms,
     unfielded,
 )
+from .record import Record
 from .verdicts import (
     FIELD_SUFFIXES,
     HCCL_TRACE,
@@ -64,8 +64,7 @@ from .verdicts import (
 )
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(NamedTuple):
     """One kind of token: what it is, the characters its verdict reads before a match's start and
     after its end, and sample lines with the tokens they give (each a text of the line)."""
 
@@ -164,8 +163,7 @@ class OnLine(NamedTuple):
     links: Chains
 
 
-@dataclass(slots=True)
-class Token:
+class Token(Record):
     """A candidate on one line: span, kind (``name``/``layout``/``shared``/``other``/``trace``), value and code.
 
     On a line that repeats a code, one token stands for every occurrence
@@ -173,13 +171,17 @@ class Token:
     first; each spans ``end - start`` characters); None for a single one.
     """
 
-    start: int
-    end: int
-    kind: str
-    value: int | None
-    code: StatusCode | None
-    python_form: bool = False
-    starts: list[int] | None = None
+    __slots__ = ("start", "end", "kind", "value", "code", "python_form", "starts")
+
+    def __init__(self, start: int, end: int, kind: str, value: int | None,  # noqa: PLR0913  (a record's fields)
+                 code: StatusCode | None, python_form: bool = False, starts: list[int] | None = None) -> None:
+        self.start = start
+        self.end = end
+        self.kind = kind
+        self.value = value
+        self.code = code
+        self.python_form = python_form
+        self.starts = starts
 
     def occurrences(self) -> list[int]:
         """The start of every occurrence, in order."""

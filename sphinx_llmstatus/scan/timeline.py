@@ -12,8 +12,8 @@ the role comes from the log's clues, else from the words of that path.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import NamedTuple
 
 from ..registry.clues import Stamp, read_clue, read_stamp, stamp_text
 from ..registry.model import ONCE_KINDS, LogClue, Registry
@@ -26,8 +26,7 @@ ROLE_WORDS = (("prefill", "prefill"), ("prompt", "prefill"), ("producer", "prefi
               ("decode", "decode"), ("consumer", "decode"))
 
 
-@dataclass(frozen=True)
-class Clue:
+class Clue(NamedTuple):
     """A line's statement about its writer: ``kind`` (``cluster``, ``peer``, ``role``) and ``value``."""
 
     kind: str

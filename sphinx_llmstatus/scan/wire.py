@@ -10,7 +10,6 @@ it up again in the command's registry, which was loaded from the same files.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from ..registry.model import Registry, StatusCode
@@ -32,9 +31,8 @@ def pack(event: Event) -> Event:
 def pack_hits(hits: list[Hit]) -> list[Hit]:
     """Copies of ``hits`` with their registry records replaced by their keys."""
     # The key stands in the field of the record it names until Unpacker puts the record back.
-    return [replace(h, code=_code_key(h.code), related=_code_key(h.related),  # type: ignore[arg-type]
-                    other=_code_key(h.other),  # type: ignore[arg-type]
-                    symptom=getattr(h.symptom, "id", None)) for h in hits]
+    return [h._replace(code=_code_key(h.code), related=_code_key(h.related), other=_code_key(h.other),
+                       symptom=getattr(h.symptom, "id", None)) for h in hits]
 
 
 class Unpacker:

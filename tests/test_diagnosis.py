@@ -132,3 +132,39 @@ def test_merge_shows_the_confirmed_causes_and_survives_odd_ones(tmp_path) -> Non
     (tmp_path / "b.json").write_text(json.dumps(odd), encoding="utf-8")
     p = subprocess.run([*run, "merge", str(tmp_path / "b.json")], capture_output=True, text=True, check=False)
     assert p.returncode == 1 and "\x1b" not in p.stdout and "cause: \\x1b[2J\n" in p.stdout  # 1: a failure
+
+
+def test_processes_that_fail_alike_get_the_checks_once(tmp_path) -> None:
+    # Process 4242 has a proven cause; 5000 and 5001 fail alike with none: 5001 points at 5000.
+    alike = [LINK_FAILED.replace("4242", pid).replace(".123.456", f".{i}00.000") for i, pid in ((2, "5000"), (3, "5001"))]
+    log = tmp_path / "a.log"
+    log.write_text("\n".join([REFUSED, LINK_FAILED, *alike]) + "\n", encoding="utf-8")
+    run = [sys.executable, "-m", "sphinx_llmstatus", "scan", "--summary"]
+    text = subprocess.run([*run, str(log)], capture_output=True, text=True, check=False).stdout
+    entries = text.split("First failure per process:\n")[1].split("Summary:")[0].split("\n  20")
+    assert len(entries) == 3 and "(line 1: [ERROR]" in entries[0]
+    assert "no line of the log proves" in entries[1] and entries[1].count("    check: ") == 3
+    assert entries[2].rstrip().endswith(f"LLM_LINK_FAILED: remedy and checks as at {log}:3")
+    assert "    check: " not in entries[2]
+    md = subprocess.run([*run, "--format", "markdown", str(log)], capture_output=True, text=True, check=False).stdout
+    assert md.count("no line of the log proves") == 1 and md.count("**check:**") == 1 + 3  # 4242's proven cause, 5000's candidates
+    assert md.count("remedy and checks as at ") == 1 and "a.log:3\n" in md
+    zh = subprocess.run([*run, "--lang", "zh", str(log)], capture_output=True, text=True, check=False).stdout
+    assert f"处理办法和排查方法同 {log}:3" in zh
+    from sphinx_llmstatus.magic.results import ScanResult
+    from sphinx_llmstatus.scan.pipeline import scan_triaged
+
+    hits, report = scan_triaged(log.read_text(encoding="utf-8"))
+    notes = ScanResult(hits, "en", text="", report=report).report_lines()
+    assert sum("no line of the log proves" in n for n in notes) == 1
+    assert any(n.endswith("process 5001 (python): remedy and checks as at Line 3") for n in notes), notes
+
+
+def test_the_summary_json_of_processes_failing_alike_is_unchanged(tmp_path) -> None:
+    # Their diagnosis is made once and shared (200,000 processes made 4 KB each), each still whole.
+    log = tmp_path / "a.log"
+    log.write_text("".join(LINK_FAILED.replace("4242", str(pid)) + "\n" for pid in range(5000, 5003)), encoding="utf-8")
+    summary = json.loads(subprocess.run([sys.executable, "-m", "sphinx_llmstatus", "scan", "--summary", "--json",
+                                         str(log)], capture_output=True, text=True, check=False).stdout)
+    diagnoses = [f["diagnosis"] for f in summary["first_failures"]]
+    assert len(diagnoses) == 3 and diagnoses[0]["candidates"] and diagnoses.count(diagnoses[0]) == 3

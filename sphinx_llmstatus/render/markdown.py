@@ -238,20 +238,22 @@ def first_failures(items: Sequence[tuple[str, Hit, Sequence[str]]], lang: str, h
     if not items:
         return ""
     from ..scan.report import hit_name, hit_view
-    from ..view.diagnosis import line_label, said
+    from ..view.diagnosis import line_label, said, told_before
     from .text import process_label
 
     out = [f"**{esc(line.strip())}**" if not line.startswith(" ") else f"- {esc(line.strip())}" for line in head]
     out += ["", f"**{esc(label('First failure per process', lang))}:**", ""] if head else \
         [f"**{esc(label('First failure per process', lang))}:**", ""]
-    for i, (file, hit, notes) in enumerate(items):
+    for i, ((file, hit, notes), told) in enumerate(zip(items, told_before([item[:2] for item in items]), strict=True)):
         view = hit_view(hit)
         remedy = f": {rich(view.remedy.get(lang))}" if view is not None else ""
+        if told is not None:
+            remedy = ": " + esc(label("remedy and checks as at {where}", lang, where=f"{told[0]}:{told[1].line_no}"))
         place = f"{esc(places[i])} " if i < len(places) and places[i] else ""
         out.append(f"- {place}{esc(f'{file}:{hit.line_no}')} {esc(process_label(hit.process, lang))} "
                    f"{_code(hit_name(hit))}{remedy}")
         out += [f"  - **{esc(line_label(line.kind, lang))}:** {said(line, lang, rich, esc)}"
-                for line in _diagnosis(hit, lang)]
+                for line in (_diagnosis(hit, lang) if told is None else [])]
         out += [f"  - {esc(note)}" for note in notes]
     return "\n".join(out) + "\n\n"
 

@@ -412,6 +412,7 @@ def report_summary(report: Report, lang: str, color: bool = False, stdin: str = 
     failure's key, what its process logged before it (view.hits.after_note)."""
     from ..scan.report import hit_name, hit_view
     from ..view.deployment import peer_note, root_lines, where
+    from ..view.diagnosis import told_before
     from ..view.hits import counts_text, cut_notes
 
     lines = []
@@ -421,14 +422,17 @@ def report_summary(report: Report, lang: str, color: bool = False, stdin: str = 
 
         lines += [log_safe(line) for line in root_lines(root_cause([row[3] for row in ordered]), len(ordered), lang)]
         lines.append(style(label("First failure per process", lang), "bold", color=color) + ":")
-        for key, file, hit, entry in ordered:
+        named = [(stdin if file == "-" else file, hit) for _key, file, hit, _entry in ordered]
+        for (key, _file, hit, entry), (file, _hit), told in zip(ordered, named, told_before(named), strict=True):
             view = hit_view(hit)
             remedy = plain(view.remedy.get(lang)) if view is not None else ""
+            if told is not None:
+                remedy = label("remedy and checks as at {where}", lang, where=f"{told[0]}:{told[1].line_no}")
             place = where(entry, lang)
-            lines.append(f"  {log_safe(place) + '  ' if place else ''}{stdin if file == '-' else file}:{hit.line_no}  "
+            lines.append(f"  {log_safe(place) + '  ' if place else ''}{file}:{hit.line_no}  "
                          f"{process_label(hit.process, lang)}  "
                          f"{style(hit_name(hit), 'red', 'bold', color=color)}" + (f": {remedy}" if remedy else ""))
-            lines += diagnosis_text(hit, lang, color)
+            lines += diagnosis_text(hit, lang, color) if told is None else []
             peer = peer_note(entry, lang)
             if peer:  # the other side of its link, and whether it failed first
                 lines.append("    " + log_safe(peer))

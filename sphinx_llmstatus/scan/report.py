@@ -96,6 +96,9 @@ class Report:
         #: (file, line) -> the column from which the line was read for LLM DataDist's codes only
         #: (:attr:`.hit.Hit.others_cut`: too many other layers' numbers on it).
         self.others_cut: dict[tuple[str, int], int] = {}
+        # (code, diagnosis, lang) -> its JSON form, made once: the processes of a deployment that fail
+        # alike share one (200,000 of them made 4 KB each while the report was written).
+        self._diagnoses: dict[tuple[str, object, str], dict[str, object]] = {}
 
     def add(self, file: str, hit: Hit) -> tuple[str, Hit] | None:
         """Count ``hit`` (found in ``file``); return ``(file, first failure)`` when it is a likely consequence of it."""
@@ -255,7 +258,10 @@ class Report:
         if remote is not None:
             item["remote_cluster"] = remote
         if hit.diagnosis is not None and hit.code is not None:
-            item["diagnosis"] = diagnosis_dict(hit.code, hit.diagnosis, lang)  # type: ignore[arg-type]
+            said = (hit.code.name, hit.diagnosis, lang)
+            if said not in self._diagnoses:
+                self._diagnoses[said] = diagnosis_dict(hit.code, hit.diagnosis, lang)  # type: ignore[arg-type]
+            item["diagnosis"] = self._diagnoses[said]
         return item
 
     def clusters(self) -> list[dict[str, object]]:

@@ -43,12 +43,13 @@ def test_equality_hashing_repr_and_replace_are_field_wise():
         a._replace(colour=1)
 
 
-def test_a_scan_with_failures_imports_neither_dataclasses_nor_inspect():
+@pytest.mark.parametrize("form", [["--json"], [], ["--summary"], ["--format", "markdown"]])
+def test_a_scan_with_failures_imports_neither_dataclasses_nor_inspect(form):
     # Importing them (inspect with ast, dis, tokenize) and making a dozen records was an eighth of
     # the instructions of every scan's start.
     code = ("import io, contextlib, sys\nfrom sphinx_llmstatus.cli import main\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n"
-            f"    status = main(['scan', '--json', {str(LOG)!r}])\n"
+            f"    status = main(['scan', *{form!r}, {str(LOG)!r}])\n"
             "print(status, sorted(m for m in ('dataclasses', 'inspect') if m in sys.modules))\n")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
     assert p.stdout.decode().split() == ["1", "[]"], p.stderr.decode()

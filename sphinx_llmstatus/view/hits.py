@@ -9,7 +9,7 @@ lay it out.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..registry.model import LLM_DATADIST
 from ..scan.report import hit_name
@@ -29,8 +29,7 @@ if TYPE_CHECKING:
 KINDS = ("code", "unknown", "other", "symptom")
 
 
-@dataclass(frozen=True, slots=True)
-class HitRow:
+class HitRow(NamedTuple):
     """One occurrence, reduced to what a report shows.
 
     ``name`` is the code's name, the other layer's name, the symptom's id or the unknown number in
@@ -202,8 +201,6 @@ class AdviceOnce:
 
     def shorten(self, row: HitRow, where: str, lang: str) -> HitRow:
         """``row``, or ``row`` with its advice replaced by a pointer to the row that gave it."""
-        from dataclasses import replace
-
         from ..render.labels import label
 
         given = self.first_at(row, where) if row.advice else None
@@ -211,7 +208,7 @@ class AdviceOnce:
             return row
         pointer = label("remedy as at {where}" if row.advice_kind == "remedy" else "check as at {where}",
                         lang, where=given)
-        return replace(row, advice=pointer, advice_kind="pointer")
+        return row._replace(advice=pointer, advice_kind="pointer")
 
 
 #: Most names of one other layer a report's summary lists, the most frequent first (a dump's

@@ -243,3 +243,19 @@ def test_stored_keyed_line_gives_its_key_unparsed(key):
 
     line = json.dumps([key, {"title": "x"}], ensure_ascii=False).encode("utf-8")
     assert key_of(line) == key and parse_json(line) == [key, {"title": "x"}]
+
+
+def test_holding_builds_only_the_codes_whose_stored_text_holds_the_key():
+    """A scan's start asks for the codes with evidence (28 of them), not for every code's causes."""
+    import os
+
+    from sphinx_llmstatus.registry import datafiles, store
+
+    fresh = store.load(os.path.join(datafiles.DATA_DIR, datafiles.COMPILED_NAME), datafiles.packaged_checksums(),
+                       datafiles.packaged_registry_paths())
+    assert fresh is not None
+    with_evidence = [c.name for c in load_registry() if any(cause.evidence for v in c.views for cause in v.causes)]
+    held = fresh.holding("evidence")
+    assert 0 < len(held) < len(fresh) and [c.name for c in held] == with_evidence
+    assert sum(1 for item in fresh._items if hasattr(item, "holds")) == len(fresh) - len(held)  # none else built
+    assert [c.name for c in load_registry().holding("evidence")] == [c.name for c in load_registry()]  # built: all

@@ -984,6 +984,14 @@ class Registry:
         found = self._by_spelling.get(name.casefold())
         return None if found is None else (self._code(found[0]), self.bound_names[found[1]])
 
+    def holding(self, key: str) -> tuple[StatusCode, ...]:
+        """The codes that may have a ``key`` field (``evidence``), in order: a code not built yet
+        is built only if its stored text holds the key (a scan's start read every code's causes
+        for the few with evidence); a built one is given as it is (its field says)."""
+        written = f'"{key}": '
+        return tuple(self._code(i) for i, item in enumerate(self._items)
+                     if isinstance(item, StatusCode) or item.holds(written))
+
     def in_family(self, family: str) -> tuple[StatusCode, ...]:
         """The codes of ``family``, in order."""
         return tuple(self._code(i) for i, key in enumerate(self._keys) if key.family == family)

@@ -55,7 +55,7 @@ class Book:
     def __init__(self, registry: Registry) -> None:
         self._by_literal: dict[str, list[tuple[Ref, Evidence]]] = {}
         named: set[str] = set()
-        for code in registry.codes:
+        for code in registry.holding("evidence"):
             for view in code.views:
                 for i, cause in enumerate(view.causes):
                     for j, ev in enumerate(cause.evidence):

@@ -221,7 +221,7 @@ def test_ctrl_c_while_hits_are_laid_out_or_diagnosed_keeps_every_line_read(tmp_p
         if where == "writing":  # SIGINT, held back while the event is taken: raised as it is held
             got = real(self, *args)
             if len(calls) == 1:
-                os.kill(os.getpid(), signal.SIGINT)
+                _sigint(elsewhere=False)
             return got
         if len(calls) == 1:
             raise KeyboardInterrupt
@@ -252,7 +252,7 @@ def test_a_second_ctrl_c_while_the_rest_is_given_ends_with_the_report_so_far(tmp
         calls.append(1)
         real(self, text)
         if len(calls) in (1, 3):  # (the first held back while the event is taken)
-            os.kill(os.getpid(), signal.SIGINT)
+            _sigint(elsewhere=False)
 
     monkeypatch.setattr(pipeline, "BATCH", 1)  # an event a hit
     monkeypatch.setattr(cli_scan._Run, "_keep", interrupted)
@@ -430,7 +430,7 @@ def test_a_second_ctrl_c_as_an_event_is_laid_out_writes_what_it_counted(tmp_path
     def interrupted(self, text):
         calls.append(1)
         if len(calls) in (1, 3):  # counted, not yet kept
-            os.kill(os.getpid(), signal.SIGINT)
+            _sigint(elsewhere=False)
         real(self, text)
 
     monkeypatch.setattr(pipeline, "BATCH", 10)
@@ -456,13 +456,13 @@ def test_ctrl_c_as_the_report_is_written_gives_it_whole(tmp_path, monkeypatch, c
     def flush_output(self):
         flushes.append(1)
         if len(flushes) == 1 and again:  # the hits held: the first
-            os.kill(os.getpid(), signal.SIGINT)
+            _sigint(elsewhere=False)
         real(self)
 
     def end(self, interrupted):
         if not ends:
             ends.append(1)
-            os.kill(os.getpid(), signal.SIGINT)
+            _sigint(elsewhere=False)
         real_end(self, interrupted)
 
     real_end = cli_scan._Run.end

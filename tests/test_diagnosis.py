@@ -168,3 +168,29 @@ def test_the_summary_json_of_processes_failing_alike_is_unchanged(tmp_path) -> N
                                          str(log)], capture_output=True, text=True, check=False).stdout)
     diagnoses = [f["diagnosis"] for f in summary["first_failures"]]
     assert len(diagnoses) == 3 and diagnoses[0]["candidates"] and diagnoses.count(diagnoses[0]) == 3
+
+
+def test_only_the_printed_checks_decide_what_is_said_once(tmp_path) -> None:
+    """A tester's cases: the line the context was read from is printed nowhere (an exception after
+    a line of its own is alike); a proven cause keeps its own proof, in any file; a code without
+    checks keeps its remedy (the notebook printed a pointer at an entry that said nothing)."""
+    exc = "llm_datadist.status.LLMException: [link] failed, error code is LLMStatusCode.LLM_LINK_FAILED, {3: 0, 19: 1}."
+    (tmp_path / "p1.log").write_text(exc + "\n", encoding="utf-8")
+    (tmp_path / "p2.log").write_text("starting\n" + exc + "\n", encoding="utf-8")
+    (tmp_path / "n1.log").write_text(f"{REFUSED}\n{LINK_FAILED}\n", encoding="utf-8")
+    (tmp_path / "n2.log").write_text(f"{REFUSED}\n{LINK_FAILED}\n", encoding="utf-8")
+    done = LINK_FAILED.replace("1343270921", "1343270916")  # LLM_REQUEST_ALREADY_COMPLETED: no checks
+    (tmp_path / "d.log").write_text(done + "\n" + done.replace("4242", "4243") + "\n", encoding="utf-8")
+    run = [sys.executable, "-m", "sphinx_llmstatus", "scan", "--summary"]
+    text = subprocess.run([*run, *(str(tmp_path / f) for f in ("p1.log", "p2.log", "n1.log", "n2.log", "d.log"))],
+                          capture_output=True, text=True, check=False).stdout
+    assert f"p2.log:2  process (unnamed)  LLM_LINK_FAILED: remedy and checks as at {tmp_path / 'p1.log'}:1" in text
+    assert text.count("(line 1: [ERROR] GE(4242,python)") == 2 and "as at " + str(tmp_path / "n1.log") not in text
+    assert "remedy and checks as at " + str(tmp_path / "d.log") not in text
+    assert text.count("LLM_REQUEST_ALREADY_COMPLETED: ") == 2
+
+    from sphinx_llmstatus.magic.results import ScanResult
+    from sphinx_llmstatus.scan.pipeline import scan_triaged
+
+    hits, report = scan_triaged((tmp_path / "d.log").read_text(encoding="utf-8"))
+    assert not any("as at" in n for n in ScanResult(hits, "en", text="", report=report).report_lines())

@@ -244,7 +244,7 @@ def first_failures(items: Sequence[tuple[str, Hit, Sequence[str]]], lang: str, h
     out = [f"**{esc(line.strip())}**" if not line.startswith(" ") else f"- {esc(line.strip())}" for line in head]
     out += ["", f"**{esc(label('First failure per process', lang))}:**", ""] if head else \
         [f"**{esc(label('First failure per process', lang))}:**", ""]
-    for i, ((file, hit, notes), told) in enumerate(zip(items, told_before([item[:2] for item in items]), strict=True)):
+    for i, ((file, hit, notes), told) in enumerate(zip(items, told_before([item[:2] for item in items], lang), strict=True)):
         view = hit_view(hit)
         remedy = f": {rich(view.remedy.get(lang))}" if view is not None else ""
         if told is not None:

@@ -423,7 +423,7 @@ def report_summary(report: Report, lang: str, color: bool = False, stdin: str = 
         lines += [log_safe(line) for line in root_lines(root_cause([row[3] for row in ordered]), len(ordered), lang)]
         lines.append(style(label("First failure per process", lang), "bold", color=color) + ":")
         named = [(stdin if file == "-" else file, hit) for _key, file, hit, _entry in ordered]
-        for (key, _file, hit, entry), (file, _hit), told in zip(ordered, named, told_before(named), strict=True):
+        for (key, _file, hit, entry), (file, _hit), told in zip(ordered, named, told_before(named, lang), strict=True):
             view = hit_view(hit)
             remedy = plain(view.remedy.get(lang)) if view is not None else ""
             if told is not None:

@@ -11,7 +11,7 @@ from typing import NamedTuple
 from ..registry.model import StatusCode
 from ..scan.diagnosis import Diagnosis, Proof
 from ..scan.hit import Hit
-from ..scan.report import hit_name, hit_view
+from ..scan.report import hit_name
 
 #: Candidates whose checks a report lists when no line proves a cause (the JSON lists them all).
 CHECKS_SHOWN = 3
@@ -67,18 +67,26 @@ def line_label(kind: str, lang: str) -> str:
     return {"cause": label("cause", lang), "check": label("check", lang), "fix": label("fix", lang)}[kind]
 
 
-def told_before(failures: Sequence[tuple[str, Hit]]) -> list[tuple[str, Hit] | None]:
+def told_before(failures: Sequence[tuple[str, Hit]], lang: str) -> list[tuple[str, Hit] | None]:
     """For each first failure ``(file, hit)`` of a report, in its order, the earlier one whose
-    remedy and diagnosis are the same (same code, API and diagnosis), where the report gave them
-    already; None where it gives them. Thousands of processes that fail alike (a deployment's
-    every worker) used to repeat the same checks thousands of times: 443 MB of text for 200,000."""
+    remedy and checks the report printed already (same code and API, the same
+    :func:`diagnosis_lines`), for it to point at; None where the report prints them. A failure
+    whose cause a line proves keeps its lines (the proof is its own process's line), and one
+    without checks its remedy (one line). Thousands of processes failing alike (a deployment's
+    every worker) repeated the same checks thousands of times: 443 MB of text for 200,000."""
     first: dict[tuple, tuple[str, Hit]] = {}
+    lines: dict[tuple, tuple[DiagnosisLine, ...]] = {}  # per code and diagnosis (shared by a batch)
     out: list[tuple[str, Hit] | None] = []
     for file, hit in failures:
-        if hit.diagnosis is None and hit_view(hit) is None:  # nothing to say twice
+        said: tuple[DiagnosisLine, ...] = ()
+        if hit.code is not None and isinstance(hit.diagnosis, Diagnosis):
+            key = (hit.code.name, hit.diagnosis)
+            if key not in lines:
+                lines[key] = tuple(diagnosis_lines(hit.code, hit.diagnosis, lang))
+            said = lines[key]
+        if not said or any(line.proof is not None for line in said):
             out.append(None)
             continue
-        told = first.setdefault((hit_name(hit), hit.api, hit.diagnosis), (file, hit))
+        told = first.setdefault((hit_name(hit), hit.api, said), (file, hit))
         out.append(None if told[1] is hit else told)
     return out
-

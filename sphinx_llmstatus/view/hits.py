@@ -167,7 +167,7 @@ def report_notes(hits: Sequence[Hit], report: Report, lang: str) -> list[str]:
     from .diagnosis import diagnosis_lines, line_label, said, told_before
 
     ordered = report.ordered()
-    for (key, _file, hit, _entry), told in zip(ordered, told_before([(f, h) for _k, f, h, _e in ordered]), strict=True):
+    for (key, _file, hit, _entry), told in zip(ordered, told_before([(f, h) for _k, f, h, _e in ordered], lang), strict=True):
         out.append(f"{first}: {line} {hit.line_no} {hit_name(hit)}, {process_label(hit.process, lang)}")
         if told is not None:
             out[-1] += ": " + label("remedy and checks as at {where}", lang, where=f"{line} {told[1].line_no}")

@@ -651,6 +651,18 @@ def test_ctrl_c_says_the_lines_read_are_still_scanned_and_a_second_ends_it(tmp_p
     assert b"Traceback" not in stderr and b"interrupted" in stderr and CTRL_C_NOTICE not in stderr
 
 
+def _whole_batch(spool: Path) -> bool:
+    """Whether a ``-j`` worker's spool file holds a whole first batch (read from a copy of its bytes)."""
+    import io
+    import pickle
+
+    try:
+        pickle.load(io.BytesIO(spool.read_bytes()))
+    except (OSError, EOFError, pickle.UnpicklingError):
+        return False
+    return True
+
+
 @pytest.mark.parametrize(("form", "twice"), [(["--json"], False), (["--summary"], False), (["--summary"], True)])
 def test_ctrl_c_with_workers_reports_every_path_in_flight_as_far_as_it_went(tmp_path, form, twice):
     """``scan -j 2``: Ctrl-C stops the workers. Each writes the events of what it read (those held
@@ -673,9 +685,10 @@ def test_ctrl_c_with_workers_reports_every_path_in_flight_as_far_as_it_went(tmp_
                             stderr=subprocess.PIPE, start_new_session=True, env={**os.environ, "TMPDIR": str(spools)},
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
-    # Until each worker has written hits (a block of code lines takes a few seconds to read).
-    while (len([f for f in spools.glob("*/*") if f.stat().st_size > 0]) < 2 and time.monotonic() < deadline
-           and proc.poll() is None):
+    # Until each worker has written a whole batch of hits (a block of code lines takes a few seconds
+    # to read): a file not empty may hold the first batch's start only, which a kill leaves unread.
+    while len([f for f in spools.glob("*/*") if _whole_batch(f)]) < 2 and time.monotonic() < deadline \
+            and proc.poll() is None:
         time.sleep(0.1)
     assert proc.poll() is None, "the scan ended before Ctrl-C"
     os.killpg(proc.pid, signal.SIGINT)

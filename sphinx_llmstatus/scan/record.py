@@ -30,6 +30,11 @@ class Record:
             raise TypeError(f"{type(self).__name__} has no fields {sorted(unknown)}")
         return type(self)(*(changes[n] if n in changes else getattr(self, n) for n in self.__slots__))
 
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        # Pickled as its class and its fields, made again by ``__init__``: a ``-j`` worker's
+        # spool holds every hit it found (the default pickles a dict of slot names per hit).
+        return type(self), self._fields()
+
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented

@@ -238,7 +238,7 @@ def first_failures(items: Sequence[tuple[str, Hit, Sequence[str]]], lang: str, h
     if not items:
         return ""
     from ..scan.report import hit_name, hit_view
-    from ..view.diagnosis import line_label, said, told_before
+    from ..view.diagnosis import line_label, said, told_before, told_note
     from .text import process_label
 
     out = [f"**{esc(line.strip())}**" if not line.startswith(" ") else f"- {esc(line.strip())}" for line in head]
@@ -248,7 +248,7 @@ def first_failures(items: Sequence[tuple[str, Hit, Sequence[str]]], lang: str, h
         view = hit_view(hit)
         remedy = f": {rich(view.remedy.get(lang))}" if view is not None else ""
         if told is not None:
-            remedy = ": " + esc(label("remedy and checks as at {where}", lang, where=f"{told[0]}:{told[1].line_no}"))
+            remedy = ": " + esc(told_note(told, lang, lambda f, n: f"{f}:{n}"))
         place = f"{esc(places[i])} " if i < len(places) and places[i] else ""
         out.append(f"- {place}{esc(f'{file}:{hit.line_no}')} {esc(process_label(hit.process, lang))} "
                    f"{_code(hit_name(hit))}{remedy}")

@@ -412,7 +412,7 @@ def report_summary(report: Report, lang: str, color: bool = False, stdin: str = 
     failure's key, what its process logged before it (view.hits.after_note)."""
     from ..scan.report import hit_name, hit_view
     from ..view.deployment import peer_note, root_lines, where
-    from ..view.diagnosis import told_before
+    from ..view.diagnosis import told_before, told_note
     from ..view.hits import counts_text, cut_notes
 
     lines = []
@@ -427,7 +427,7 @@ def report_summary(report: Report, lang: str, color: bool = False, stdin: str = 
             view = hit_view(hit)
             remedy = plain(view.remedy.get(lang)) if view is not None else ""
             if told is not None:
-                remedy = label("remedy and checks as at {where}", lang, where=f"{told[0]}:{told[1].line_no}")
+                remedy = told_note(told, lang, lambda f, n: f"{f}:{n}")
             place = where(entry, lang)
             lines.append(f"  {log_safe(place) + '  ' if place else ''}{file}:{hit.line_no}  "
                          f"{process_label(hit.process, lang)}  "

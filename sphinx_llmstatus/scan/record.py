@@ -25,7 +25,7 @@ class Record:
 
     def _replace(self, **changes: Any) -> Any:
         """A copy with ``changes`` (as a named tuple's ``_replace``)."""
-        unknown = changes.keys() - set(self.__slots__)
+        unknown = changes.keys() - self.__slots__
         if unknown:
             raise TypeError(f"{type(self).__name__} has no fields {sorted(unknown)}")
         return type(self)(*(changes[n] if n in changes else getattr(self, n) for n in self.__slots__))

@@ -90,3 +90,11 @@ def told_before(failures: Sequence[tuple[str, Hit]], lang: str) -> list[tuple[st
         told = first.setdefault((hit_name(hit), hit.api, said), (file, hit))
         out.append(None if told[1] is hit else told)
     return out
+
+
+def told_note(told: tuple[str, Hit], lang: str, where: Callable[[str, int], str]) -> str:
+    """What a first failure says instead of the remedy and checks :func:`told_before` found
+    printed already: where, named by ``where(file, line)`` as the face names a line."""
+    from ..render.labels import label
+
+    return label("remedy and checks as at {where}", lang, where=where(told[0], told[1].line_no))

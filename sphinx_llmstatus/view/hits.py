@@ -164,13 +164,13 @@ def report_notes(hits: Sequence[Hit], report: Report, lang: str) -> list[str]:
                 if (note := _note(hit, lang, lambda _file, n: f"{line} {n}")) is not None]
     first = label("First failure per process", lang)
     out = []
-    from .diagnosis import diagnosis_lines, line_label, said, told_before
+    from .diagnosis import diagnosis_lines, line_label, said, told_before, told_note
 
     ordered = report.ordered()
     for (key, _file, hit, _entry), told in zip(ordered, told_before([(f, h) for _k, f, h, _e in ordered], lang), strict=True):
         out.append(f"{first}: {line} {hit.line_no} {hit_name(hit)}, {process_label(hit.process, lang)}")
         if told is not None:
-            out[-1] += ": " + label("remedy and checks as at {where}", lang, where=f"{line} {told[1].line_no}")
+            out[-1] += ": " + told_note(told, lang, lambda _file, n: f"{line} {n}")
         elif hit.diagnosis is not None and hit.code is not None:
             # Each face escapes these lines its way; the log's words are made terminal-safe first.
             out += [f"{line_label(d.kind, lang)}: {said(d, lang, plain, log_safe)}" for d in
